@@ -1,0 +1,3 @@
+from a320bench.bridge.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The agent side: CLI, episode loop, providers, external clients, trajectories, scoring."""

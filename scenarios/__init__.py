@@ -1,0 +1,1 @@
+"""The scenario catalogue: <system>/<name>.yaml, and schema/scenario.schema.json."""

@@ -1,0 +1,186 @@
+"""The `Aircraft` facade: one simulated A320, its tick loop and its read-outs.
+
+Systems update in one fixed order each tick (fire, fuel, engines, APU, ELEC,
+HYD, bleed/air, pressurisation, ventilation, flight, then the FWC). A system
+reads other systems' state as of their last update, so a dependency that runs
+"backwards" in this order lags by one tick (0.2 s) - the same compromise
+FlyByWire's `Simulation::tick` makes.
+
+Time is an integer tick count at a fixed 0.2 s step: no wall clock, and a
+seeded `random.Random` for anything stochastic, so the same inputs give the
+same snapshot. When every system reports no transient the loop takes larger
+steps (integrators such as fuel burn are linear there), which is what makes
+cruise fast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+from . import pages
+from .apu import Apu
+from .bleed import Bleed
+from .controls import CONTROLS
+from .crew import Crew
+from .ecam import Fwc
+from .elec import Elec
+from .eng import Engines
+from .errors import InvalidPositionError, UnknownControlError, UnknownFailureError, UnknownVariableError
+from .failures import FAILURES
+from .fire import Fire
+from .flight import Flight
+from .fuel import Fuel
+from .hyd import Hyd
+from .press import Press
+from .vent import Vent
+from .world import World
+
+DT = 0.2  # seconds per tick: 5 Hz resolves every transient we model
+STEADY_STEP_S = 5.0  # step used while nothing is changing
+
+
+class Aircraft:
+    """One simulated aircraft. All harness and tool access goes through here."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.ticks = 0
+        self._time = 0.0
+        self.rng = random.Random(seed)
+        self.world = World()
+        self.controls: dict[str, str] = {c.name: c.default for c in CONTROLS.values()}
+        self.failures: set[str] = set()
+        # Crew control actuations: (sim_time_s, control, position). The FWC reads them
+        # for non-sensed lines and OFF THEN ON latches.
+        self.events: list[tuple[float, str, str]] = []
+        self._pushes: set[str] = set()
+        self.fire = Fire()
+        self.fuel = Fuel()
+        self.eng = Engines()
+        self.apu = Apu()
+        self.elec = Elec()
+        self.hyd = Hyd()
+        self.bleed = Bleed()
+        self.press = Press()
+        self.vent = Vent()
+        self.flight = Flight()
+        self.crew = Crew()
+        self.fwc = Fwc()
+        self.systems = (self.fire, self.fuel, self.eng, self.apu, self.elec, self.hyd, self.bleed,
+                        self.press, self.vent, self.flight, self.crew)
+        self._steady = False
+        self._tick(DT)  # settle the combinational state of the start position
+
+    # ---- time ------------------------------------------------------------------
+    @property
+    def sim_time(self) -> float:
+        return round(self._time, 3)
+
+    def advance(self, seconds: float) -> None:
+        """Advance simulated time by `seconds` (rounded to whole ticks)."""
+        if seconds < 0:
+            raise ValueError(f"cannot advance by a negative time ({seconds} s)")
+        remaining = round(seconds / DT)
+        while remaining > 0:
+            if self._steady and remaining > 1:
+                n = min(remaining, round(STEADY_STEP_S / DT))
+                self._tick(DT * n)
+                remaining -= n
+            else:
+                self._tick(DT)
+                remaining -= 1
+
+    def _tick(self, dt: float) -> None:
+        for s in self.systems:
+            s.update(dt, self)
+        self.fwc.update(dt, self)
+        self.ticks += 1
+        self._time += dt
+        self._pushes.clear()
+        self._steady = not any(s.transient for s in self.systems) and not self.fwc.transient
+
+    # ---- controls -----------------------------------------------------------------
+    def set_control(self, name: str, position: str) -> str:
+        """Move a cockpit control. Returns the position it now shows.
+
+        A momentary control acts on the next tick and shows its rest position again.
+        """
+        ctl = CONTROLS.get(name)
+        if ctl is None:
+            raise UnknownControlError(name, CONTROLS)
+        if position not in ctl.positions:
+            raise InvalidPositionError(name, position, ctl.positions)
+        self.events.append((self.sim_time, name, position))
+        self._steady = False
+        if ctl.momentary:
+            if position != ctl.default:
+                self._pushes.add(name)
+            return ctl.default
+        self.controls[name] = position
+        return position
+
+    def take_push(self, name: str) -> bool:
+        """For systems: was this momentary control pushed since the last tick?"""
+        if name in self._pushes:
+            self._pushes.discard(name)
+            return True
+        return False
+
+    def list_controls(self) -> list[dict[str, object]]:
+        return [
+            {"name": c.name, "panel": c.panel, "positions": list(c.positions), "position": self.controls[c.name],
+             "guarded": c.guarded, "momentary": c.momentary, "description": c.description}
+            for c in CONTROLS.values()
+        ]
+
+    # ---- failures (privileged) -----------------------------------------------------
+    def inject_failure(self, failure_id: str) -> None:
+        if failure_id not in FAILURES:
+            raise UnknownFailureError(failure_id, FAILURES)
+        self.failures.add(failure_id)
+        self._steady = False
+
+    def clear_failure(self, failure_id: str) -> None:
+        if failure_id not in FAILURES:
+            raise UnknownFailureError(failure_id, FAILURES)
+        self.failures.discard(failure_id)
+        self._steady = False
+
+    def active_failures(self) -> list[str]:
+        return sorted(self.failures)
+
+    @staticmethod
+    def list_failures() -> list[dict[str, object]]:
+        return [{"id": f.id, "ata": f.ata, "system": f.system, "description": f.description,
+                 "resettable": f.resettable} for f in FAILURES.values()]
+
+    # ---- state ----------------------------------------------------------------------
+    def snapshot(self) -> dict[str, object]:
+        """Every state variable, flat, in a fixed order: `elec.ac_bus_1_powered`, ..."""
+        v: dict[str, object] = {"sim_time_s": self.sim_time}
+        for s in self.systems:
+            v.update(s.vars())
+        for name, pos in self.controls.items():
+            v[f"controls.{name}"] = pos
+        return v
+
+    def get(self, var: str) -> object:
+        snap = self.snapshot()
+        if var not in snap:
+            raise UnknownVariableError(var, snap)
+        return snap[var]
+
+    def state_hash(self) -> str:
+        blob = json.dumps(self.snapshot(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    # ---- ECAM and pages ---------------------------------------------------------------
+    def read_ecam(self) -> dict[str, object]:
+        return self.fwc.read(self)
+
+    def ecam_titles(self) -> list[str]:
+        return self.fwc.titles(self)
+
+    def system_page(self, name: str) -> dict[str, object]:
+        return pages.render(self, name)

@@ -1,0 +1,155 @@
+"""APU (ATA 49): master switch, start sequence, availability, bleed, auto shutdown.
+
+MASTER SW ON powers the ECB and opens the air intake flap; START engages the
+starter once the flap is open; N climbs to 100 %; AVAIL at N > 95 % for 2 s
+(FBW docs). MASTER SW OFF runs the cool-down (longer if the bleed was used)
+before the APU stops. A protective (auto) shutdown latches the FAULT light
+until MASTER SW is selected OFF.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .catalog import Control, Failure
+
+if TYPE_CHECKING:
+    from .aircraft import Aircraft
+
+CONTROLS = (
+    Control("APU MASTER SW", "APU", ("ON", "OFF"), "OFF", description="APU master switch"),
+    Control("APU START", "APU", ("ON", "OFF"), "OFF", description="APU start; goes out when the APU is AVAIL"),
+)
+
+FAILURES = (
+    Failure("apu_egt_overtemp_shutdown", 49, "APU", "APU EGT over-temperature: the ECB shuts the APU down"),
+    Failure("apu_no_start", 49, "APU", "APU fails to light; the start aborts"),
+)
+
+FLAP_OPEN_S = 4.0
+START_RATE_PCT_S = 2.2
+AVAIL_N_PCT = 95.0
+AVAIL_DELAY_S = 2.0
+COOLDOWN_BLEED_S = 60.0
+COOLDOWN_S = 10.0
+
+
+@dataclass(slots=True)
+class Apu:
+    n_pct: float = 0.0
+    egt_c: float = 15.0
+    flap_open_s: float = 0.0
+    starting: bool = False
+    running: bool = False
+    avail: bool = False
+    above_95_s: float = 0.0
+    fault: bool = False  # auto-shutdown latch (MASTER SW FAULT light)
+    cooldown_s: float = -1.0  # <0: no shutdown in progress
+    bleed_used: bool = False
+    bleed_valve_open: bool = False
+    transient: bool = False
+
+    def update(self, dt: float, ac: Aircraft) -> None:
+        c = ac.controls
+        f = ac.failures
+        master = c["APU MASTER SW"] == "ON"
+        powered = ac.elec.dc_bat
+        was = (self.running, self.avail, self.starting, self.fault, self.bleed_valve_open)
+        if not master:
+            self.fault = False
+        ecb = master and powered and not self.fault
+        self.flap_open_s = min(FLAP_OPEN_S, self.flap_open_s + dt) if ecb else 0.0
+        fire_pb = ac.fire.apu_fire_pb_released
+
+        # Protective shutdowns (ECB): over-temperature, fire on ground, APU FIRE PB, loss of DC.
+        protect = self.running and ("apu_egt_overtemp_shutdown" in f or fire_pb or ac.fire.apu_ground_auto_shutdown)
+        if protect or (self.running and not powered):
+            self.fault = not fire_pb and master
+            self.running = self.starting = self.avail = False
+            self.cooldown_s = -1.0
+
+        if ecb and c["APU START"] == "ON" and not self.running and self.flap_open_s >= FLAP_OPEN_S and not fire_pb:
+            if "apu_no_start" in f:
+                if self.n_pct > 20.0:
+                    self.fault = True
+                    c["APU START"] = "OFF"
+            else:
+                self.starting = True
+        if self.starting:
+            self.n_pct = min(100.0, self.n_pct + START_RATE_PCT_S * dt)
+            if self.n_pct >= 7.0:
+                self.running = True
+            if self.n_pct >= 100.0:
+                self.starting = False
+        elif "apu_no_start" in f and ecb and c["APU START"] == "ON" and not self.fault:
+            self.n_pct = min(25.0, self.n_pct + START_RATE_PCT_S * dt)
+
+        # MASTER SW OFF: cool-down, then stop.
+        if self.running and not master:
+            if self.cooldown_s < 0:
+                self.cooldown_s = COOLDOWN_BLEED_S if self.bleed_used else COOLDOWN_S
+            self.cooldown_s -= dt
+            if self.cooldown_s <= 0:
+                self.running = self.avail = self.starting = False
+                self.cooldown_s = -1.0
+        elif master:
+            self.cooldown_s = -1.0
+        if not self.running and not self.starting:
+            if self.n_pct > 0.0:
+                self.n_pct = max(0.0, self.n_pct - 6.0 * dt)
+
+        self.above_95_s = self.above_95_s + dt if (self.running and self.n_pct > AVAIL_N_PCT) else 0.0
+        self.avail = self.running and (self.n_pct >= 99.5 or self.above_95_s >= AVAIL_DELAY_S)
+        if self.avail and c["APU START"] == "ON":
+            c["APU START"] = "OFF"  # the ON light goes out, AVAIL comes on
+        egt_target = (430.0 if self.avail else 700.0 if self.running else 15.0)
+        if self.running and "apu_egt_overtemp_shutdown" in f:
+            egt_target = 900.0
+        self.egt_c += (egt_target - self.egt_c) * min(1.0, dt / 4.0)
+        self.bleed_valve_open = (
+            self.avail and c["APU BLEED"] == "ON" and not fire_pb and not ac.bleed.apu_leak_isolated
+        )
+        if self.bleed_valve_open:
+            self.bleed_used = True
+        now = (self.running, self.avail, self.starting, self.fault, self.bleed_valve_open)
+        self.transient = (
+            now != was or self.starting or (0 < self.flap_open_s < FLAP_OPEN_S) or self.cooldown_s >= 0
+            or (0 < self.n_pct < 100 and not self.running) or abs(self.egt_c - egt_target) > 1.0
+            or (self.running and not self.avail)
+        )
+
+    def vars(self) -> dict[str, object]:
+        return {
+            "apu.n_pct": round(self.n_pct, 1),
+            "apu.egt_c": round(self.egt_c),
+            "apu.running": self.running,
+            "apu.avail": self.avail,
+            "apu.starting": self.starting,
+            "apu.fault": self.fault,
+            "apu.flap_open": self.flap_open_s >= FLAP_OPEN_S,
+            "apu.bleed_valve_open": self.bleed_valve_open,
+        }
+
+    def page(self, ac: Aircraft) -> dict[str, object]:
+        c = ac.controls
+        return {
+            "MASTER SW": c["APU MASTER SW"],
+            "master_fault_light": self.fault,
+            "START": c["APU START"],
+            "AVAIL": self.avail,
+            "n_pct": round(self.n_pct),
+            "egt_c": round(self.egt_c),
+            "air_intake_flap": "OPEN" if self.flap_open_s >= FLAP_OPEN_S else ("OPENING" if self.flap_open_s > 0 else "CLOSED"),
+            "bleed_valve": "OPEN" if self.bleed_valve_open else "CLOSED",
+            "APU GEN": {"online": ac.elec.apu_gen_online, "load_pct": ac.elec.apu_gen_load_pct,
+                        "volts_v": 115 if ac.elec.apu_gen_avail else 0},
+        }
+
+    def memos(self, ac: Aircraft) -> list[str]:
+        out = []
+        if self.avail:
+            out.append("APU AVAIL")
+        if self.bleed_valve_open:
+            out.append("APU BLEED")
+        return out

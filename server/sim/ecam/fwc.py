@@ -1,0 +1,95 @@
+"""The flight warning computer: which alerts are active, shown, and what they say.
+
+Runs once per tick (onset tracking needs the exact moment an alert appears)
+and renders on demand for `read_ecam` and the STATUS page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .catalog import ALERTS
+from .memos import memos
+from .model import AlertDef, Ctx
+
+if TYPE_CHECKING:
+    from ..aircraft import Aircraft
+
+
+@dataclass(slots=True)
+class Onset:
+    event_index: int  # crew actions from here on count for this alert's lines
+    time_s: float
+
+
+class Fwc:
+    __slots__ = ("onsets", "active", "transient")
+
+    def __init__(self) -> None:
+        self.onsets: dict[str, Onset] = {}
+        self.active: tuple[AlertDef, ...] = ()
+        self.transient = False
+
+    def update(self, dt: float, ac: Aircraft) -> None:
+        active = tuple(a for a in ALERTS if a.when(ac))
+        for a in active:
+            # The first onset of the episode anchors the alert's latches, so a
+            # caution that goes away while its PB is OFF keeps its OFF THEN ON history.
+            if a.title not in self.onsets:
+                self.onsets[a.title] = Onset(len(ac.events), ac.sim_time)
+        self.transient = active != self.active
+        self.active = active
+
+    def ctx(self, ac: Aircraft, alert: AlertDef) -> Ctx:
+        o = self.onsets[alert.title]
+        return Ctx(ac, o.event_index, o.time_s)
+
+    def displayed(self, ac: Aircraft) -> list[AlertDef]:
+        phase = ac.flight.fwc_phase(ac)
+        shown = [a for a in self.active if phase not in a.inhibit]
+        # Level 3 before 2 before 1; within a level, catalogue (FWC priority) order.
+        order = {a.title: i for i, a in enumerate(ALERTS)}
+        return sorted(shown, key=lambda a: (-a.level, order[a.title]))
+
+    def read(self, ac: Aircraft) -> dict[str, object]:
+        alerts = []
+        for a in self.displayed(ac):
+            ctx = self.ctx(ac, a)
+            alerts.append({
+                "title": a.title,
+                "level": a.level,
+                "level_name": {3: "WARNING", 2: "CAUTION", 1: "CAUTION (level 1)"}[a.level],
+                "system": a.system,
+                "lines": [ln.render(ctx) for ln in a.lines if ln.visible(ctx)],
+            })
+        land = self.land_asap(ac)
+        return {
+            "master_warning": any(a["level"] == 3 for a in alerts),
+            "master_caution": any(a["level"] == 2 for a in alerts),
+            "alerts": alerts,
+            "memos": ([f"LAND ASAP ({land.upper()})"] if land else []) + memos(ac),
+            "status_reminder": bool(self.status(ac)["inop_sys"]) or any(a.status for a in self.active),
+        }
+
+    def land_asap(self, ac: Aircraft) -> str | None:
+        levels = {a.land_asap for a in self.active}
+        return "red" if "red" in levels else ("amber" if "amber" in levels else None)
+
+    def titles(self, ac: Aircraft) -> list[str]:
+        return [a.title for a in self.displayed(ac)]
+
+    def status(self, ac: Aircraft) -> dict[str, list[str]]:
+        procedures: list[str] = []
+        for a in self.active:
+            for s in a.status:
+                if s not in procedures:
+                    procedures.append(s)
+        inop: list[str] = []
+        for sys in ac.systems:
+            fn = getattr(sys, "inop", None)
+            if fn is not None:
+                for item in fn(ac):
+                    if item not in inop:
+                        inop.append(item)
+        return {"procedures": procedures, "inop_sys": inop}

@@ -1,0 +1,112 @@
+"""The ECAM alert data model: alerts, their lines, and what a line can see.
+
+An alert is active while its condition holds on the modelled state (never on a
+failure id). Its lines follow the FWC conventions of the domain reference §3.5:
+a *sensed* line (`done`) disappears once the state shows the action done; a
+*non-sensed* line (`clear_on`) disappears once the crew actuated that control
+to that position after the alert first appeared; a *conditional* line (`show`)
+is displayed only while its condition holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from ..aircraft import Aircraft
+
+LineKind = Literal["action", "condition", "info"]
+
+
+class Ctx:
+    """What a line predicate sees: the aircraft and the crew's actions since the alert's onset."""
+
+    __slots__ = ("ac", "onset_event", "onset_s")
+
+    def __init__(self, ac: Aircraft, onset_event: int, onset_s: float):
+        self.ac = ac
+        self.onset_event = onset_event
+        self.onset_s = onset_s
+
+    def pos(self, control: str) -> str:
+        return self.ac.controls[control]
+
+    @property
+    def elapsed_s(self) -> float:
+        return self.ac.sim_time - self.onset_s
+
+    def set_since(self, control: str, position: str) -> bool:
+        """The crew moved `control` to `position` after the alert appeared."""
+        for _, name, pos in self.ac.events[self.onset_event:]:
+            if name == control and pos == position:
+                return True
+        return False
+
+    def cycled(self, control: str, first: str = "OFF", then: str = "ON") -> bool:
+        """`first` then `then` after onset: the latch behind an `OFF THEN ON` line."""
+        seen_first = False
+        for _, name, pos in self.ac.events[self.onset_event:]:
+            if name != control:
+                continue
+            if pos == first:
+                seen_first = True
+            elif pos == then and seen_first:
+                return True
+        return False
+
+
+Pred = Callable[[Ctx], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    text: str | Callable[[Ctx], str]
+    kind: LineKind = "action"
+    show: Pred | None = None
+    done: Pred | None = None
+    clear_on: tuple[str, str] | None = None
+
+    def visible(self, ctx: Ctx) -> bool:
+        if self.show is not None and not self.show(ctx):
+            return False
+        if self.done is not None and self.done(ctx):
+            return False
+        if self.clear_on is not None and ctx.set_since(*self.clear_on):
+            return False
+        return True
+
+    def render(self, ctx: Ctx) -> str:
+        return self.text(ctx) if callable(self.text) else self.text
+
+
+@dataclass(frozen=True, slots=True)
+class AlertDef:
+    """One ECAM alert of the catalogue.
+
+    `inhibit` lists the FWC flight phases (1-10) in which the alert is held.
+    `status` lines go to the STATUS page while the alert is active.
+    """
+
+    title: str
+    level: Literal[1, 2, 3]
+    system: str
+    page: str
+    when: Callable[[Aircraft], bool]
+    lines: tuple[Line, ...] = ()
+    inhibit: frozenset[int] = frozenset()
+    status: tuple[str, ...] = ()
+    land_asap: Literal["red", "amber", None] = None
+    controls_named: tuple[str, ...] = field(default=())
+
+
+def dots(item: str, action: str, width: int = 24) -> str:
+    """`-GEN 1......OFF THEN ON`: a dash, the item, a dot leader, the action."""
+    n = max(2, width - len(item) - len(action) - 1)
+    return f"-{item}{'.' * n}{action}"
+
+
+def info(item: str, value: str, width: int = 24) -> str:
+    n = max(2, width - len(item) - len(value))
+    return f"{item}{'.' * n}{value}"

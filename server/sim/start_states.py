@@ -1,0 +1,163 @@
+"""Start states: the aircraft is brought to each one by running the model.
+
+The APU and engines go through their start sequences and contactors close
+by themselves; only flight conditions (altitude, speed, phase) are written
+directly. A state is built once per process and copied after that, because
+a deep copy is far cheaper than re-running the starts.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+
+from .aircraft import Aircraft
+from .errors import UnknownStartStateError
+
+
+def _until(ac: Aircraft, cond: Callable[[], bool], limit_s: float, what: str) -> None:
+    waited = 0.0
+    while not cond():
+        if waited >= limit_s:
+            raise RuntimeError(f"start state: {what} not reached within {limit_s:.0f} s of simulated time")
+        ac.advance(1.0)
+        waited += 1.0
+
+
+
+def _power_up(ac: Aircraft) -> None:
+    ac.set_control("BAT 1", "AUTO")
+    ac.set_control("BAT 2", "AUTO")
+    for pump in ("L TK PUMP 1", "L TK PUMP 2", "R TK PUMP 1", "R TK PUMP 2", "CTR TK PUMP 1", "CTR TK PUMP 2"):
+        if pump in ac.controls:
+            ac.set_control(pump, "ON")
+    ac.advance(1.0)
+
+
+def _start_apu(ac: Aircraft) -> None:
+    ac.set_control("APU MASTER SW", "ON")
+    ac.advance(5.0)
+    ac.set_control("APU START", "ON")
+    _until(ac, lambda: ac.apu.avail, 120.0, "APU AVAIL")
+    ac.set_control("APU BLEED", "ON")
+    ac.advance(2.0)
+
+
+def _start_engines(ac: Aircraft) -> None:
+    ac.set_control("ENG MODE", "IGN START")
+    ac.advance(2.0)
+    for n in (2, 1):  # engine 2 first: it drives the Yellow system (parking brake accumulator)
+        ac.set_control(f"ENG MASTER {n}", "ON")
+        _until(ac, lambda n=n: ac.eng.engines[n - 1].running, 120.0, f"engine {n} running")
+        ac.advance(5.0)
+    ac.set_control("ENG MODE", "NORM")
+    ac.set_control("APU BLEED", "OFF")
+    ac.advance(5.0)
+
+
+def _apu_off(ac: Aircraft) -> None:
+    ac.set_control("APU MASTER SW", "OFF")
+    _until(ac, lambda: not ac.apu.running, 180.0, "APU shut down")
+
+
+def _airborne(ac: Aircraft, altitude_ft: float, ias_kt: float, fcu: str, lever: str = "CL") -> None:
+    for name, pos in (("PARKING BRK", "OFF"), ("THR LEVER 1", lever), ("THR LEVER 2", lever),
+                      ("FCU ALT", fcu), ("SIGNS", "ON"), ("TCAS MODE SEL", "TA/RA")):
+        ac.set_control(name, pos)
+    fl = ac.flight
+    fl.on_ground = False
+    fl.altitude_ft = altitude_ft
+    fl.ias_kt = ias_kt
+    fl.phase = "cruise"
+    ac.advance(20.0)
+
+
+def cold_dark() -> Aircraft:
+    return Aircraft()
+
+
+def apu_running() -> Aircraft:
+    ac = Aircraft()
+    _power_up(ac)
+    _start_apu(ac)
+    return ac
+
+
+def engines_running() -> Aircraft:
+    ac = apu_running()
+    _start_engines(ac)
+    return ac
+
+
+def takeoff_roll() -> Aircraft:
+    ac = engines_running()
+    _apu_off(ac)
+    for name, pos in (("PARKING BRK", "OFF"), ("SIGNS", "ON"), ("TCAS MODE SEL", "TA/RA"),
+                      ("THR LEVER 1", "FLX/MCT"), ("THR LEVER 2", "FLX/MCT"), ("FCU ALT", "FL100")):
+        ac.set_control(name, pos)
+    ac.flight.phase = "takeoff_roll"
+    ac.flight.ias_kt = 40.0
+    ac.advance(5.0)
+    return ac
+
+
+def climb() -> Aircraft:
+    ac = engines_running()
+    _apu_off(ac)
+    _airborne(ac, 12000.0, 290.0, "FL350")
+    return ac
+
+
+def cruise() -> Aircraft:
+    ac = engines_running()
+    _apu_off(ac)
+    _airborne(ac, 35000.0, 270.0, "FL350")
+    return ac
+
+
+def descent() -> Aircraft:
+    ac = engines_running()
+    _apu_off(ac)
+    _airborne(ac, 24000.0, 290.0, "FL100", lever="IDLE")
+    return ac
+
+
+def approach() -> Aircraft:
+    ac = engines_running()
+    _apu_off(ac)
+    _airborne(ac, 3000.0, 160.0, "3000 FT", lever="CL")
+    return ac
+
+
+START_STATES: dict[str, Callable[[], Aircraft]] = {
+    "cold_dark": cold_dark,
+    "apu_running": apu_running,
+    "engines_running": engines_running,
+    "takeoff_roll": takeoff_roll,
+    "climb": climb,
+    "cruise": cruise,
+    "descent": descent,
+    "approach": approach,
+}
+
+_built: dict[str, Aircraft] = {}
+
+
+def build(name: str, *, cached: bool = True) -> Aircraft:
+    """A fresh aircraft in start state `name` (a copy of a once-built state)."""
+    if name not in START_STATES:
+        raise UnknownStartStateError(name, START_STATES)
+    if not cached:
+        return _finish(START_STATES[name]())
+    if name not in _built:
+        _built[name] = _finish(START_STATES[name]())
+    return copy.deepcopy(_built[name])
+
+
+def _finish(ac: Aircraft) -> Aircraft:
+    # Setup actions are the harness's, not the crew's: start the crew's record empty.
+    ac.events.clear()
+    ac.fwc.onsets.clear()
+    ac.fwc.active = ()
+    ac.advance(0.2)
+    return ac
