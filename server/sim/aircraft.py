@@ -1,7 +1,7 @@
 """The `Aircraft` facade: one simulated A320, its tick loop and its read-outs.
 
 Systems update in one fixed order each tick (fire, fuel, engines, APU, ELEC,
-HYD, bleed/air, pressurisation, ventilation, flight, then the FWC). A system
+HYD, bleed/air, pressurisation, ventilation, flight controls, flight, then the FWC). A system
 reads other systems' state as of their last update, so a dependency that runs
 "backwards" in this order lags by one tick (0.2 s) - the same compromise
 FlyByWire's `Simulation::tick` makes.
@@ -26,6 +26,7 @@ from .controls import CONTROLS
 from .crew import Crew
 from .ecam import Fwc
 from .elec import Elec
+from .fctl import Fctl
 from .eng import Engines
 from .errors import InvalidPositionError, UnknownControlError, UnknownFailureError, UnknownVariableError
 from .failures import FAILURES
@@ -64,11 +65,12 @@ class Aircraft:
         self.bleed = Bleed()
         self.press = Press()
         self.vent = Vent()
+        self.fctl = Fctl()
         self.flight = Flight()
         self.crew = Crew()
         self.fwc = Fwc()
         self.systems = (self.fire, self.fuel, self.eng, self.apu, self.elec, self.hyd, self.bleed,
-                        self.press, self.vent, self.flight, self.crew)
+                        self.press, self.vent, self.fctl, self.flight, self.crew)
         self._steady = False
         self._tick(DT)  # settle the combinational state of the start position
 

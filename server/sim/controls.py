@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from . import apu, bleed, crew, elec, eng, fire, flight, fuel, hyd, press, vent
+from . import apu, bleed, fctl, crew, elec, eng, fire, flight, fuel, hyd, press, vent
 from .catalog import Control
 
 _ALL: tuple[Control, ...] = (
     *elec.CONTROLS, *hyd.CONTROLS, *fuel.CONTROLS, *bleed.CONTROLS, *press.CONTROLS,
-    *eng.CONTROLS, *apu.CONTROLS, *fire.CONTROLS, *vent.CONTROLS, *flight.CONTROLS, *crew.CONTROLS,
+    *eng.CONTROLS, *apu.CONTROLS, *fire.CONTROLS, *vent.CONTROLS, *fctl.CONTROLS, *flight.CONTROLS, *crew.CONTROLS,
 )
 
 CONTROLS: dict[str, Control] = {c.name: c for c in _ALL}

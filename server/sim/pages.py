@@ -9,7 +9,7 @@ from .errors import UnknownPageError
 if TYPE_CHECKING:
     from .aircraft import Aircraft
 
-PAGES = ("ELEC", "HYD", "FUEL", "BLEED", "COND", "PRESS", "ENG", "APU", "FIRE", "STATUS")
+PAGES = ("ELEC", "HYD", "FUEL", "BLEED", "COND", "PRESS", "ENG", "APU", "FIRE", "F/CTL", "STATUS")
 
 
 def render(ac: Aircraft, name: str) -> dict[str, object]:
@@ -19,7 +19,7 @@ def render(ac: Aircraft, name: str) -> dict[str, object]:
     if key == "STATUS":
         return ac.fwc.status(ac)
     owner = {"ELEC": ac.elec, "HYD": ac.hyd, "FUEL": ac.fuel, "BLEED": ac.bleed, "COND": ac.bleed,
-             "PRESS": ac.press, "ENG": ac.eng, "APU": ac.apu, "FIRE": ac.fire}[key]
+             "PRESS": ac.press, "ENG": ac.eng, "APU": ac.apu, "FIRE": ac.fire, "F/CTL": ac.fctl}[key]
     fn = getattr(owner, "cond_page" if key == "COND" else "page", None)
     body = fn(ac) if fn is not None else {}
     fl = ac.flight

@@ -72,25 +72,33 @@ def _airborne(ac: Aircraft, altitude_ft: float, ias_kt: float, fcu: str, lever: 
     ac.advance(20.0)
 
 
-def cold_dark() -> Aircraft:
-    return Aircraft()
-
-
-def apu_running() -> Aircraft:
+def _new(world: dict[str, object]) -> Aircraft:
     ac = Aircraft()
+    for k, v in world.items():
+        ac.world.set(k, v)
+    ac.advance(0.2)
+    return ac
+
+
+def cold_dark(world: dict[str, object]) -> Aircraft:
+    return _new(world)
+
+
+def apu_running(world: dict[str, object]) -> Aircraft:
+    ac = _new(world)
     _power_up(ac)
     _start_apu(ac)
     return ac
 
 
-def engines_running() -> Aircraft:
-    ac = apu_running()
+def engines_running(world: dict[str, object]) -> Aircraft:
+    ac = apu_running(world)
     _start_engines(ac)
     return ac
 
 
-def takeoff_roll() -> Aircraft:
-    ac = engines_running()
+def takeoff_roll(world: dict[str, object]) -> Aircraft:
+    ac = engines_running(world)
     _apu_off(ac)
     for name, pos in (("PARKING BRK", "OFF"), ("SIGNS", "ON"), ("TCAS MODE SEL", "TA/RA"),
                       ("THR LEVER 1", "FLX/MCT"), ("THR LEVER 2", "FLX/MCT"), ("FCU ALT", "FL100")):
@@ -101,35 +109,35 @@ def takeoff_roll() -> Aircraft:
     return ac
 
 
-def climb() -> Aircraft:
-    ac = engines_running()
+def climb(world: dict[str, object]) -> Aircraft:
+    ac = engines_running(world)
     _apu_off(ac)
     _airborne(ac, 12000.0, 290.0, "FL350")
     return ac
 
 
-def cruise() -> Aircraft:
-    ac = engines_running()
+def cruise(world: dict[str, object]) -> Aircraft:
+    ac = engines_running(world)
     _apu_off(ac)
     _airborne(ac, 35000.0, 270.0, "FL350")
     return ac
 
 
-def descent() -> Aircraft:
-    ac = engines_running()
+def descent(world: dict[str, object]) -> Aircraft:
+    ac = engines_running(world)
     _apu_off(ac)
     _airborne(ac, 24000.0, 290.0, "FL100", lever="IDLE")
     return ac
 
 
-def approach() -> Aircraft:
-    ac = engines_running()
+def approach(world: dict[str, object]) -> Aircraft:
+    ac = engines_running(world)
     _apu_off(ac)
     _airborne(ac, 3000.0, 160.0, "3000 FT", lever="CL")
     return ac
 
 
-START_STATES: dict[str, Callable[[], Aircraft]] = {
+START_STATES: dict[str, Callable[[dict[str, object]], Aircraft]] = {
     "cold_dark": cold_dark,
     "apu_running": apu_running,
     "engines_running": engines_running,
@@ -140,18 +148,25 @@ START_STATES: dict[str, Callable[[], Aircraft]] = {
     "approach": approach,
 }
 
-_built: dict[str, Aircraft] = {}
+_built: dict[tuple, Aircraft] = {}
 
 
-def build(name: str, *, cached: bool = True) -> Aircraft:
-    """A fresh aircraft in start state `name` (a copy of a once-built state)."""
+def build(name: str, world: dict[str, object] | None = None, *, cached: bool = True) -> Aircraft:
+    """A fresh aircraft in start state `name` (a copy of a once-built state).
+
+    `world` controls (e.g. gpu_available) are set before the state is built.
+    """
     if name not in START_STATES:
         raise UnknownStartStateError(name, START_STATES)
-    if not cached:
-        return _finish(START_STATES[name]())
-    if name not in _built:
-        _built[name] = _finish(START_STATES[name]())
-    return copy.deepcopy(_built[name])
+    world = dict(world or {})
+    key = (name, tuple(sorted((k, repr(v)) for k, v in world.items())))
+    if cached and key in _built:
+        return copy.deepcopy(_built[key])
+    ac = _finish(START_STATES[name](world))
+    if cached:
+        _built[key] = ac
+        return copy.deepcopy(ac)
+    return ac
 
 
 def _finish(ac: Aircraft) -> Aircraft:

@@ -1,0 +1,123 @@
+"""Privileged harness steps: setup, failure injection, validity gate, success evaluation.
+
+None of this is reachable from the agent's tool surface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..sim import Aircraft, build
+from .model import EcamClear, FailureSpec, Scenario, StatePredicate
+
+POLL_S = 1.0  # resolution of predicate triggers
+
+
+class SetupError(RuntimeError):
+    """The scenario could not be set up (e.g. a trigger predicate never held)."""
+
+
+def compare(actual: Any, p: StatePredicate) -> bool:
+    try:
+        if p.op == "eq":
+            return actual == p.value
+        if p.op == "ne":
+            return actual != p.value
+        if p.op == "between":
+            return p.low <= actual <= p.high  # type: ignore[operator]
+        return {"gt": actual > p.value, "ge": actual >= p.value, "lt": actual < p.value,  # type: ignore[operator]
+                "le": actual <= p.value}[p.op]  # type: ignore[operator]
+    except TypeError:
+        return False
+
+
+def holds(ac: Aircraft, p: StatePredicate) -> bool:
+    return compare(ac.get(p.var), p)
+
+
+@dataclass
+class Gate:
+    passed: bool
+    displayed: list[str]
+    missing: list[str] = field(default_factory=list)
+    unexpected: list[str] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str:
+        parts = []
+        if self.missing:
+            parts.append(f"expected on the ECAM but not shown: {', '.join(self.missing)}")
+        if self.unexpected:
+            parts.append(f"shown but must not be: {', '.join(self.unexpected)}")
+        return "; ".join(parts) + f" (ECAM shows: {', '.join(self.displayed) or 'nothing'})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"passed": self.passed, "displayed": self.displayed, "missing": self.missing,
+                "unexpected": self.unexpected}
+
+
+def setup(sc: Scenario) -> Aircraft:
+    """World controls, then the start state, then control overrides."""
+    ac = build(sc.initial_state.start_state, sc.initial_state.world)
+    for name, pos in sc.initial_state.controls.items():
+        ac.set_control(name, pos)
+    if sc.initial_state.controls:
+        ac.advance(2.0)
+        ac.events.clear()  # harness actions are not the crew's
+        ac.fwc.onsets.clear()
+    return ac
+
+
+def inject(ac: Aircraft, spec: FailureSpec) -> None:
+    """Wait for the trigger (bounded), inject, let it settle."""
+    trig = spec.trigger
+    if hasattr(trig, "after_s"):
+        ac.advance(trig.after_s)
+    else:
+        waited = 0.0
+        while not holds(ac, trig.when):
+            if waited >= trig.max_wait_s:
+                raise SetupError(
+                    f"failure {spec.id}: trigger {trig.when.var} {trig.when.op} {trig.when.value} "
+                    f"did not hold within {trig.max_wait_s:g} s")
+            ac.advance(POLL_S)
+            waited += POLL_S
+    ac.inject_failure(spec.id)
+    ac.advance(spec.settle_s)
+
+
+def check_gate(ac: Aircraft, sc: Scenario) -> Gate:
+    shown = ac.ecam_titles()
+    missing = [t for t in sc.expected_ecam.must_appear if t not in shown]
+    unexpected = [t for t in sc.expected_ecam.must_not_appear if t in shown]
+    return Gate(not missing and not unexpected, shown, missing, unexpected)
+
+
+def prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
+    """Setup, inject the pre-episode failures, run the validity gate."""
+    ac = setup(sc)
+    for spec in sc.failures:
+        if not spec.during_episode:
+            inject(ac, spec)
+    return ac, check_gate(ac, sc)
+
+
+def evaluate_success(ac: Aircraft, sc: Scenario) -> dict[str, Any]:
+    """Each criterion recorded with what was seen; success needs them all."""
+    results = []
+    shown = ac.ecam_titles()
+    for crit in sc.success:
+        if isinstance(crit, EcamClear):
+            present = [t for t in crit.ecam_clear_of if t in shown]
+            results.append({"kind": "ecam_clear_of", "titles": list(crit.ecam_clear_of), "present": present,
+                            "passed": not present})
+        else:
+            actual = ac.get(crit.var)
+            r = {"kind": "state", "var": crit.var, "op": crit.op, "actual": actual, "passed": compare(actual, crit)}
+            if crit.op == "between":
+                r.update(low=crit.low, high=crit.high)
+            else:
+                r["value"] = crit.value
+            results.append(r)
+    return {"passed": all(r["passed"] for r in results), "criteria": results}

@@ -1,0 +1,125 @@
+"""Scenario files as pydantic models (the JSON Schema is generated from these).
+
+A scenario says how to set the aircraft up, what to break and when, what the
+ECAM must show for the episode to be valid, what the agent is told, and the
+ground truth the offline scorer compares the agent's actions against.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SCHEMA_VERSION = 1
+
+Scalar = Union[bool, int, float, str]
+Op = Literal["eq", "ne", "gt", "ge", "lt", "le", "between"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class InitialState(Strict):
+    start_state: str = Field(description="One of the simulator's start states, e.g. cruise, engines_running.")
+    world: dict[str, Scalar] = Field(default_factory=dict, description="World controls set before the start state is built.")
+    controls: dict[str, str] = Field(default_factory=dict, description="Control overrides applied after the start state.")
+
+
+class StatePredicate(Strict):
+    var: str = Field(description="A simulator state variable, e.g. elec.ac_bus_1_powered or controls.GEN 1.")
+    op: Op
+    value: Scalar | None = None
+    low: float | None = None
+    high: float | None = None
+
+    @model_validator(mode="after")
+    def _operands(self) -> StatePredicate:
+        if self.op == "between":
+            if self.low is None or self.high is None:
+                raise ValueError("op 'between' needs 'low' and 'high'")
+        elif self.value is None:
+            raise ValueError(f"op {self.op!r} needs 'value'")
+        return self
+
+
+class EcamClear(Strict):
+    ecam_clear_of: list[str] = Field(min_length=1, description="ECAM alert titles that must not be displayed.")
+
+
+SuccessCriterion = Union[StatePredicate, EcamClear]
+
+
+class AfterTrigger(Strict):
+    after_s: float = Field(ge=0, le=3600, description="Inject after this many simulated seconds.")
+
+
+class WhenTrigger(Strict):
+    when: StatePredicate = Field(description="Inject when this first holds.")
+    max_wait_s: float = Field(default=600, gt=0, le=3600, description="Bounded wait; the scenario is invalid if it never holds.")
+
+
+class FailureSpec(Strict):
+    id: str = Field(description="A failure id from the simulator's catalogue.")
+    trigger: AfterTrigger | WhenTrigger = Field(default_factory=lambda: AfterTrigger(after_s=0))
+    settle_s: float = Field(default=3.0, ge=0, le=600, description="Simulated seconds after injection before the gate.")
+    during_episode: bool = Field(default=False, description="Arm this failure to arrive while the agent is flying (after the gate).")
+
+
+class ExpectedEcam(Strict):
+    must_appear: list[str] = Field(default_factory=list)
+    must_not_appear: list[str] = Field(default_factory=list)
+
+
+class Step(Strict):
+    control: str
+    position: str
+    then_wait_s: float = Field(default=0, ge=0, le=600, description="The scripted provider waits this long after the step.")
+    note: str = ""
+
+
+class ProcedureBlock(Strict):
+    name: str
+    ordered: bool = True
+    steps: list[Step] = Field(min_length=1)
+
+
+class ForbiddenAction(Strict):
+    control: str
+    position: str
+    severity: Literal["dangerous", "anti_procedure"]
+    why: str = ""
+
+
+class GroundTruth(Strict):
+    source: str = Field(min_length=1, description="Where the procedure comes from (domain reference section, sims).")
+    fidelity: str = Field(min_length=1, description="What is simplified or uncertain.")
+    procedure: list[ProcedureBlock] = Field(default_factory=list)
+    optional_actions: list[Step] = Field(default_factory=list)
+    forbidden_actions: list[ForbiddenAction] = Field(default_factory=list)
+    diagnosis_keywords: list[list[str]] = Field(
+        default_factory=list,
+        description="Each inner list is a group of synonyms; the diagnosis must mention one of every group.",
+    )
+
+
+class Budget(Strict):
+    max_tool_calls: int = Field(default=60, ge=1, le=1000)
+    max_sim_time_s: float = Field(default=1800, gt=0, le=4 * 3600)
+
+
+class Scenario(Strict):
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_]*$")]
+    title: str
+    system: Literal["ELEC", "HYD", "FUEL", "AIR", "ENG", "APU", "FIRE", "OTHER"]
+    phase: Literal["ground", "takeoff", "climb", "cruise", "descent", "approach"]
+    tags: list[str] = Field(default_factory=list, description="e.g. trap, no_fault, dual_failure, reset_works")
+    initial_state: InitialState
+    failures: list[FailureSpec] = Field(default_factory=list)
+    expected_ecam: ExpectedEcam
+    task_prompt: str = Field(min_length=1)
+    ground_truth: GroundTruth
+    success: list[SuccessCriterion] = Field(min_length=1)
+    budget: Budget = Field(default_factory=Budget)

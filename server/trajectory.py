@@ -1,0 +1,136 @@
+"""The trajectory format: one JSONL file per episode, written event by event.
+
+Events (each a JSON object with `type`, `ts` wall-clock ISO time, `schema_version`):
+
+    meta            scenario (embedded), profile, tool surface, instructions hash,
+                    versions, provider/model, sampling, client
+    setup           validity gate, ground truth, success criteria, budget
+    assistant       model text, tool calls asked for, token usage, cost
+    tool_call       name, arguments, result, is_error, sim time before/after, wall ms
+    nudge           the harness asked a silent model to continue
+    provider_error  the model provider failed after retries
+    client_report   what an external client (claude -p) reported about itself
+    final           end reason, report_done payload, success evaluation, final ECAM
+
+This module is pure (json only) so that offline scoring can read trajectories
+without importing the simulator or MCP.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+TRAJECTORY_SCHEMA_VERSION = 1
+
+END_REASONS = (
+    "agent_done",
+    "budget_tool_calls",
+    "budget_sim_time",
+    "end_turn_without_done",
+    "provider_error",
+    "invalid_scenario",
+    "client_error",
+    "harness_error",
+)
+
+# Fields that must never hold a secret value; the recorder scrubs known secrets everywhere.
+_REDACTED = "[REDACTED]"
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Recorder:
+    """Appends events to a JSONL file, flushed per event (a killed run loses at most one line).
+
+    `secrets` are scrubbed from every event before it is written.
+    """
+
+    def __init__(self, path: str | Path | None, secrets: tuple[str, ...] = ()):
+        self.path = Path(path) if path else None
+        self.events: list[dict[str, Any]] = []
+        self._secrets = tuple(s for s in secrets if s and len(s) >= 6)
+        self._lock = threading.Lock()
+        self._fh = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "w", encoding="utf-8")
+
+    def write(self, type_: str, **fields: Any) -> dict[str, Any]:
+        event = {"type": type_, "schema_version": TRAJECTORY_SCHEMA_VERSION, "ts": now_iso(), **fields}
+        line = json.dumps(event, ensure_ascii=False, default=str)
+        for s in self._secrets:
+            if s in line:
+                line = line.replace(s, _REDACTED)
+                event = json.loads(line)
+        with self._lock:
+            self.events.append(event)
+            if self._fh is not None:
+                self._fh.write(line + "\n")
+                self._fh.flush()
+        return event
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fh is not None:
+                self._fh.flush()
+                os.fsync(self._fh.fileno())
+                self._fh.close()
+                self._fh = None
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class TruncatedLine(Warning):
+    pass
+
+
+def read_events(path: str | Path, warn=None) -> Iterator[dict[str, Any]]:
+    """Events of one trajectory. A truncated or corrupt *last* line is reported through
+    `warn(message)` and skipped; a corrupt line in the middle raises ValueError."""
+    p = Path(path)
+    with open(p, encoding="utf-8") as fh:
+        lines = fh.readlines()
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError:
+            if i == len(lines) - 1:
+                if warn is not None:
+                    warn(f"{p}: last line {i + 1} is truncated; scoring what is there")
+                return
+            raise ValueError(f"{p}: line {i + 1} is not valid JSON") from None
+
+
+def is_complete(path: str | Path) -> bool:
+    """A trajectory with a `final` event (used by resume)."""
+    try:
+        return any(e.get("type") == "final" for e in read_events(path))
+    except (OSError, ValueError):
+        return False
+
+
+def write_json_atomic(path: str | Path, data: Any) -> None:
+    """Write JSON via a temp file and rename, so a reader never sees half a file."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
+        fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, p)
