@@ -150,12 +150,11 @@ class Elec:
             if c[f"GEN {n}"] == "OFF" and f"elec_gen{n}_gcu_trip_resettable" in f:
                 ac.clear_failure(f"elec_gen{n}_gcu_trip_resettable")
             tripped = f"elec_gen{n}_gcu_trip" in f or f"elec_gen{n}_gcu_trip_resettable" in f
-            # The IDG's low oil pressure makes the GCU take the generator off line too.
+            # A sick IDG keeps driving its generator until the crew disconnects it.
             self.gen_avail[i] = (
                 turning
                 and c[f"GEN {n}"] == "ON"
                 and not tripped
-                and not self.idg_oil_press_low[i]
                 and not ac.fire.eng_fire_pb_released(n)
             )
         if c["APU GEN"] == "OFF" and "elec_apu_gen_gcu_trip_resettable" in f:
