@@ -1,0 +1,145 @@
+"""Classify each tool call of an episode against the ground truth (DESIGN.md "Scoring").
+
+Reads are `observation`; a call that returned an error is `invalid`. A
+successful `set_control` is, in this precedence:
+
+1. `forbidden_dangerous` / `forbidden_anti_procedure`: it matches a forbidden action;
+2. `required`: it matches the next unsatisfied step of the current block. Blocks are
+   done in listed order (the current block is the first incomplete one); in an
+   ordered block the next step is the first unsatisfied one, in an unordered block
+   any unsatisfied step is next;
+3. `out_of_order`: it matches an unsatisfied step that is not next (a later step of
+   the current ordered block, or a step of a later block); that step then counts
+   as satisfied;
+4. `optional`: it matches an optional action;
+5. `redundant`: it repeats an already satisfied step, or the result says
+   `changed: false` (the control already was in that position);
+6. `extraneous`: anything else.
+
+Steps may repeat inside a block (GEN 1 OFF, GEN 1 ON, GEN 1 OFF): each command
+satisfies at most one step, so the next-step rule walks through the repeats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .groundtruth import GroundTruth, Step, action_key
+
+
+class CommandClass(StrEnum):
+    REQUIRED = "required"
+    OUT_OF_ORDER = "out_of_order"
+    OPTIONAL = "optional"
+    REDUNDANT = "redundant"
+    EXTRANEOUS = "extraneous"
+    FORBIDDEN_DANGEROUS = "forbidden_dangerous"
+    FORBIDDEN_ANTI_PROCEDURE = "forbidden_anti_procedure"
+    INVALID = "invalid"
+    OBSERVATION = "observation"
+
+
+# Tools that look but do not act. report_done ends the episode and moves nothing;
+# list_failures / active_failures are dev-profile reads.
+OBSERVATION_TOOLS = frozenset({
+    "read_ecam", "read_system_page", "list_controls", "wait", "report_done", "list_failures", "active_failures",
+})
+ACTION_TOOL = "set_control"
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    cls: CommandClass
+    matched: dict[str, Any] | None = None  # the step, optional or forbidden action it matched
+
+
+class ProcedureTracker:
+    """Walks one episode's commands through the procedure; holds which steps are satisfied."""
+
+    __slots__ = ("gt", "done", "satisfied", "current")
+
+    def __init__(self, gt: GroundTruth):
+        self.gt = gt
+        self.done = [[False] * len(b.steps) for b in gt.procedure]
+        self.satisfied = 0
+        self.current = 0  # index of the first incomplete block
+        self._skip_complete_blocks()
+
+    @property
+    def total(self) -> int:
+        return self.gt.total_steps
+
+    @property
+    def completion(self) -> float:
+        total = self.total
+        return 1.0 if total == 0 else self.satisfied / total
+
+    def classify(self, name: str, arguments: Any, result: Any, is_error: bool) -> Classification:
+        if is_error:
+            return Classification(CommandClass.INVALID)
+        if name in OBSERVATION_TOOLS:
+            return Classification(CommandClass.OBSERVATION)
+        if name != ACTION_TOOL or not isinstance(arguments, dict):
+            return Classification(CommandClass.EXTRANEOUS)  # a dev-profile action such as set_world
+        changed = result.get("changed") if isinstance(result, dict) else None
+        return self.set_control(arguments.get("control"), arguments.get("position"), changed)
+
+    def set_control(self, control: Any, position: Any, changed: Any = None) -> Classification:
+        key = action_key(control, position)
+        gt = self.gt
+
+        forbidden = [f for f in gt.forbidden_actions if f.key == key]
+        if forbidden:
+            f = next((f for f in forbidden if f.severity == "dangerous"), forbidden[0])
+            cls = CommandClass.FORBIDDEN_DANGEROUS if f.severity == "dangerous" else CommandClass.FORBIDDEN_ANTI_PROCEDURE
+            return Classification(cls, {"kind": "forbidden", "control": f.control, "position": f.position,
+                                        "severity": f.severity, "why": f.why})
+
+        blocks = gt.procedure
+        if self.current < len(blocks):
+            bi = self.current
+            block, done = blocks[bi], self.done[bi]
+            first = done.index(False)
+            for j, step in enumerate(block.steps):
+                if done[j] or step.key != key:
+                    continue
+                in_turn = (j == first) or not block.ordered
+                return self._satisfy(bi, j, CommandClass.REQUIRED if in_turn else CommandClass.OUT_OF_ORDER)
+            for bi in range(self.current + 1, len(blocks)):
+                done = self.done[bi]
+                for j, step in enumerate(blocks[bi].steps):
+                    if not done[j] and step.key == key:
+                        return self._satisfy(bi, j, CommandClass.OUT_OF_ORDER)
+
+        for i, opt in enumerate(gt.optional_actions):
+            if opt.key == key:
+                return Classification(CommandClass.OPTIONAL, _step_ref("optional", None, i, opt))
+
+        for bi, block in enumerate(blocks):
+            for j, step in enumerate(block.steps):
+                if self.done[bi][j] and step.key == key:
+                    return Classification(CommandClass.REDUNDANT, _step_ref("step", block.name, j, step))
+        if changed is False:
+            return Classification(CommandClass.REDUNDANT)
+        return Classification(CommandClass.EXTRANEOUS)
+
+    def _satisfy(self, bi: int, j: int, cls: CommandClass) -> Classification:
+        self.done[bi][j] = True
+        self.satisfied += 1
+        self._skip_complete_blocks()
+        block = self.gt.procedure[bi]
+        return Classification(cls, _step_ref("step", block.name, j, block.steps[j]))
+
+    def _skip_complete_blocks(self) -> None:
+        while self.current < len(self.done) and all(self.done[self.current]):
+            self.current += 1
+
+
+def _step_ref(kind: str, block: str | None, index: int, step: Step) -> dict[str, Any]:
+    ref: dict[str, Any] = {"kind": kind}
+    if block is not None:
+        ref["block"] = block
+    ref.update(index=index, control=step.control, position=step.position)
+    return ref

@@ -1,0 +1,36 @@
+"""Machine-readable output: the --json document and the --csv rows (one per episode)."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .scorecard import CLASSES, ScoreCard
+
+CSV_COLUMNS = (
+    "path", "scenario_id", "system", "phase", "tags", "model", "provider", "run_index", "episode_id",
+    "status", "reason", "outcome", "compliant_success", "completion", "steps_satisfied", "steps_total",
+    "in_order", *CLASSES, "dangerous", "anti_procedure", "extraneous", "diagnosis_match",
+    "tool_calls", "sim_time_s", "first_required_sim_s", "input_tokens", "output_tokens", "cost_usd",
+)
+
+
+def json_document(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dict[str, int]) -> dict[str, Any]:
+    """{"scorecards": [...], "aggregates": {...}, "excluded": {status: count}}."""
+    return {"scorecards": [c.to_dict() for c in cards], "aggregates": aggregates, "excluded": excluded}
+
+
+def csv_row(card: ScoreCard) -> dict[str, Any]:
+    row = {k: card.counts[k] if k in card.counts else getattr(card, k) for k in CSV_COLUMNS}
+    row["tags"] = ";".join(card.tags)
+    return {k: ("" if row.get(k) is None else row[k]) for k in CSV_COLUMNS}
+
+
+def write_csv(path: str | Path, cards: Sequence[ScoreCard]) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=CSV_COLUMNS)
+        w.writeheader()
+        for card in cards:
+            w.writerow(csv_row(card))

@@ -1,0 +1,82 @@
+"""The ground truth a trajectory is scored against, as plain frozen data.
+
+Read from the `setup` event's `ground_truth` (or, failing that, from the
+scenario embedded in `meta`): the dict shape of
+`a320bench.server.scenario.model.GroundTruth`, parsed here without pydantic
+so that scoring never imports the scenario models (they import the simulator).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+def action_key(control: Any, position: Any) -> tuple[str, str]:
+    """How two (control, position) pairs are compared: case and spacing do not matter."""
+    return " ".join(str(control).split()).upper(), " ".join(str(position).split()).upper()
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    control: str
+    position: str
+    key: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    name: str
+    ordered: bool
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Forbidden:
+    control: str
+    position: str
+    key: tuple[str, str]
+    severity: str  # "dangerous" | "anti_procedure"
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroundTruth:
+    procedure: tuple[Block, ...] = ()
+    optional_actions: tuple[Step, ...] = ()
+    forbidden_actions: tuple[Forbidden, ...] = ()
+    diagnosis_keywords: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def total_steps(self) -> int:
+        return sum(len(b.steps) for b in self.procedure)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> GroundTruth:
+        if not isinstance(d, dict):
+            return cls()
+        return cls(
+            procedure=tuple(
+                Block(str(b.get("name", f"block_{i}")), bool(b.get("ordered", True)), _steps(b.get("steps")))
+                for i, b in enumerate(_dicts(d.get("procedure")))
+            ),
+            optional_actions=_steps(d.get("optional_actions")),
+            forbidden_actions=tuple(
+                Forbidden(str(f.get("control")), str(f.get("position")), action_key(f.get("control"), f.get("position")),
+                          str(f.get("severity", "dangerous")), str(f.get("why", "")))
+                for f in _dicts(d.get("forbidden_actions"))
+            ),
+            diagnosis_keywords=tuple(
+                tuple(str(s) for s in g) if isinstance(g, list) else (str(g),)
+                for g in (d.get("diagnosis_keywords") or ())
+            ),
+        )
+
+
+def _dicts(items: Any) -> list[dict[str, Any]]:
+    return [x for x in (items or ()) if isinstance(x, dict)]
+
+
+def _steps(items: Any) -> tuple[Step, ...]:
+    return tuple(Step(str(s.get("control")), str(s.get("position")), action_key(s.get("control"), s.get("position")))
+                 for s in _dicts(items))

@@ -1,0 +1,107 @@
+"""The human output of `a320-bench score`: rich tables, headline column compliant success.
+
+rich is imported here only, so --json and --csv runs never load it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .scorecard import ScoreCard
+
+
+def _pct(rate: dict[str, Any]) -> str:
+    if rate["rate"] is None:
+        return "-"
+    lo, hi = rate["ci95"]
+    return f"{rate['rate']:.0%} [{lo:.0%}–{hi:.0%}]"
+
+
+def _num(x: float | None, fmt: str = ".2f") -> str:
+    return "-" if x is None else format(x, fmt)
+
+
+def _pass_hat(agg: dict[str, Any]) -> str:
+    ks = agg["pass_hat_k"]
+    if not ks:
+        return "-"
+    k = max(ks, key=int)
+    return f"{ks[k]:.2f} (k={k})"
+
+
+def _excluded(agg: dict[str, Any]) -> str:
+    return ", ".join(f"{s} {n}" for s, n in agg["statuses"].items() if s != "valid")
+
+
+def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dict[str, int], *,
+           detail: bool = False, include_errors: bool = False, file: TextIO | None = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    out = file or sys.stdout
+    console = Console(file=out, highlight=False, soft_wrap=False)
+    if not console.is_terminal:
+        console = Console(file=out, highlight=False, width=160, color_system=None)
+
+    def table(title: str, keys: list[tuple[str, str]], rows: list[dict[str, Any]]) -> Table:
+        t = Table(title=title, title_justify="left")
+        for _, header in keys:
+            t.add_column(header, justify="left")
+        for col in ("n", "compliant success", "outcome", "completion", "pass^k", "dangerous", "diagnosis", "not valid"):
+            t.add_column(col, justify="left" if col == "not valid" else "right",
+                         style="bold" if col == "compliant success" else None)
+        for a in rows:
+            t.add_row(*(str(a[k]) for k, _ in keys), str(a["n"]), _pct(a["compliant_success"]),
+                      _pct(a["outcome_success"]), _num(a["completion_mean"]), _pass_hat(a),
+                      _num(a["dangerous_rate"], ".0%"), _num(a["diagnosis_rate"], ".0%"), _excluded(a))
+        return t
+
+    console.print(table("By scenario and model", [("scenario_id", "scenario"), ("model", "model")],
+                        aggregates["by_scenario"]))
+    console.print(table("By system and model", [("system", "system"), ("model", "model"), ("scenarios", "scen.")],
+                        aggregates["by_system"]))
+    console.print(table("Overall", [("model", "model"), ("scenarios", "scen.")], aggregates["overall"]))
+    n = len(cards)
+    line = f"{n} episode{'s' if n != 1 else ''} scored."
+    if excluded:
+        parts = ", ".join(f"{s} {k}" for s, k in excluded.items())
+        line += f" Excluded from means: {parts} (--include-errors counts them as failures)."
+    elif include_errors and any(not c.valid for c in cards):
+        line += " Episodes that are not valid are counted as failures (--include-errors)."
+    console.print(line, soft_wrap=True)
+    console.print("Rates: share of episodes [95% Wilson interval]; pass^k: all k runs compliant "
+                  "(system and overall rows: mean over scenarios).", soft_wrap=True)
+    if detail:
+        for card in cards:
+            _detail(console, card)
+
+
+def _where(matched: dict[str, Any] | None) -> str:
+    if not matched:
+        return ""
+    kind = matched.get("kind")
+    if kind == "step":
+        return f"step {matched.get('block')}[{matched.get('index')}]"
+    if kind == "optional":
+        return f"optional[{matched.get('index')}]"
+    return f"forbidden ({matched.get('severity')})"
+
+
+def _detail(console: Any, card: ScoreCard) -> None:
+    from rich.markup import escape
+
+    yes_no = "yes" if card.compliant_success else "no"
+    console.print(escape(
+        f"{card.path}: {card.scenario_id} / {card.model} run {card.run_index}: status {card.status}, "
+        f"outcome {'passed' if card.outcome else 'failed'}, completion {card.steps_satisfied}/{card.steps_total}, "
+        f"{'in order' if card.in_order else 'OUT OF ORDER'}, compliant success {yes_no}"), soft_wrap=True)
+    for c in card.commands or ():
+        args = c["arguments"]
+        if isinstance(args, dict):
+            arg_text = ", ".join(f"{k}={v}" for k, v in args.items())
+        else:
+            arg_text = "" if args is None else str(args)
+        line = f"  {c['seq']!s:>4} {c['name']}({arg_text})  {c['class']}  {_where(c['matched'])}"
+        console.print(escape(line.rstrip()), soft_wrap=True)

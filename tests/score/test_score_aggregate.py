@@ -1,0 +1,106 @@
+"""Aggregates per (scenario, model), per (system, model) and per model (bridge/score/aggregate.py)."""
+
+import pytest
+
+from a320bench.bridge.score.aggregate import aggregate, excluded_counts
+from a320bench.bridge.score.scorecard import score_file
+from a320bench.bridge.score.stats import wilson
+from score_builder import compliant, gen1
+
+
+def dangerous(**kw):
+    return gen1(**kw).set("GEN 1", "OFF").set("GEN 2", "OFF").set("GEN 1", "ON").set("GEN 1", "OFF").done().final()
+
+
+def failed(**kw):
+    return gen1(**kw).set("GEN 1", "OFF").done().final(passed=False)
+
+
+def provider_error(**kw):
+    # Everything done right before the provider failed: still not a result.
+    return gen1(**kw).set("GEN 1", "OFF").set("GEN 1", "ON").set("GEN 1", "OFF").final(reason="provider_error")
+
+
+def cards(tmp_path, *trajs):
+    return [score_file(t.write(tmp_path / f"{i}.jsonl")) for i, t in enumerate(trajs)]
+
+
+@pytest.fixture
+def four_runs_and_an_error(tmp_path):
+    return cards(tmp_path, compliant(run_index=0), compliant(run_index=1), dangerous(run_index=2),
+                 failed(run_index=3), provider_error(run_index=4))
+
+
+def test_a_scenario_group_reports_rates_with_wilson_intervals(four_runs_and_an_error):
+    (a,) = aggregate(four_runs_and_an_error)["by_scenario"]
+    assert (a["scenario_id"], a["system"], a["model"]) == ("elec_test", "ELEC", "m-1")
+    assert (a["episodes"], a["n"]) == (5, 4)
+    assert a["statuses"] == {"provider_error": 1, "valid": 4}
+    assert a["compliant_success"] == {"count": 2, "rate": 0.5, "ci95": list(wilson(2, 4))}
+    assert a["outcome_success"] == {"count": 3, "rate": 0.75, "ci95": list(wilson(3, 4))}
+    assert a["completion_mean"] == pytest.approx((1 + 1 + 1 + 1 / 3) / 4)
+    assert a["dangerous_rate"] == 0.25
+    assert a["in_order_rate"] == 1.0
+
+
+def test_a_scenario_group_reports_pass_at_k_and_pass_hat_k_for_k_up_to_n(four_runs_and_an_error):
+    (a,) = aggregate(four_runs_and_an_error)["by_scenario"]
+    # n = 4, c = 2: pass@k = 1 - C(2,k)/C(4,k); pass^k = C(2,k)/C(4,k)
+    assert a["pass_at_k"] == pytest.approx({"1": 1 - 2 / 4, "2": 1 - 1 / 6, "3": 1.0, "4": 1.0})
+    assert a["pass_hat_k"] == pytest.approx({"1": 2 / 4, "2": 1 / 6, "3": 0.0, "4": 0.0})
+
+
+def test_non_valid_episodes_are_excluded_from_means_and_counted_by_status(four_runs_and_an_error, tmp_path):
+    more = cards(tmp_path / "more", gen1().set("GEN 1", "OFF"), gen1(gate_passed=False).final("invalid_scenario"))
+    assert excluded_counts(four_runs_and_an_error + more) == {"incomplete": 1, "invalid_scenario": 1,
+                                                              "provider_error": 1}
+
+
+def test_include_errors_counts_non_valid_episodes_as_failures(four_runs_and_an_error):
+    (a,) = aggregate(four_runs_and_an_error, include_errors=True)["by_scenario"]
+    assert a["n"] == 5
+    assert a["compliant_success"] == {"count": 2, "rate": 0.4, "ci95": list(wilson(2, 5))}
+    assert a["outcome_success"]["count"] == 3  # the provider error's passed outcome does not count
+    assert a["completion_mean"] == pytest.approx((1 + 1 + 1 + 1 / 3 + 1) / 5)
+    assert a["pass_hat_k"]["2"] == pytest.approx(1 / 10)  # C(2,2)/C(5,2)
+    assert excluded_counts(four_runs_and_an_error, include_errors=True) == {}
+
+
+def test_a_group_with_only_errors_has_no_rates(tmp_path):
+    (a,) = aggregate(cards(tmp_path, provider_error()))["by_scenario"]
+    assert (a["n"], a["compliant_success"], a["completion_mean"], a["pass_at_k"]) == (
+        0, {"count": 0, "rate": None, "ci95": None}, None, {})
+
+
+def test_system_and_overall_groups_pool_rates_and_average_pass_k_over_scenarios(tmp_path):
+    cs = cards(tmp_path,
+               compliant(scenario_id="a"), compliant(scenario_id="a"), failed(scenario_id="a"), failed(scenario_id="a"),
+               compliant(scenario_id="b"), compliant(scenario_id="b"),
+               compliant(scenario_id="h", system="HYD"))
+    agg = aggregate(cs)
+    elec = next(s for s in agg["by_system"] if s["system"] == "ELEC")
+    assert (elec["scenarios"], elec["n"]) == (2, 6)
+    assert elec["compliant_success"] == {"count": 4, "rate": 4 / 6, "ci95": list(wilson(4, 6))}
+    # a: n=4, c=2; b: n=2, c=2; k up to min n = 2
+    assert elec["pass_hat_k"] == pytest.approx({"1": (2 / 4 + 1) / 2, "2": (1 / 6 + 1) / 2})
+    assert elec["pass_at_k"] == pytest.approx({"1": (2 / 4 + 1) / 2, "2": (5 / 6 + 1) / 2})
+    (overall,) = agg["overall"]
+    assert (overall["model"], overall["scenarios"], overall["n"]) == ("m-1", 3, 7)
+    assert overall["compliant_success"]["count"] == 5
+    assert overall["pass_hat_k"] == pytest.approx({"1": (0.5 + 1 + 1) / 3})
+
+
+def test_models_are_aggregated_apart(tmp_path):
+    cs = cards(tmp_path, compliant(model="m-1"), failed(model="m-2"), failed(model=None, provider="noop"))
+    agg = aggregate(cs)
+    assert [(a["model"], a["compliant_success"]["count"]) for a in agg["overall"]] == [
+        ("m-1", 1), ("m-2", 0), ("noop", 0)]
+    assert [(a["scenario_id"], a["model"]) for a in agg["by_scenario"]] == [
+        ("elec_test", "m-1"), ("elec_test", "m-2"), ("elec_test", "noop")]
+
+
+def test_token_and_cost_totals_cover_every_episode(tmp_path):
+    cs = cards(tmp_path, compliant().assistant(10, 1, 0.5), provider_error().assistant(20, 2, 0.25),
+               compliant().assistant(5, 5, None))
+    (a,) = aggregate(cs)["overall"]
+    assert (a["input_tokens"], a["output_tokens"], a["cost_usd"]) == (35, 8, 0.75)

@@ -1,0 +1,165 @@
+"""`a320-bench score` end to end through the CLI (bridge/score/cli.py)."""
+
+import csv
+import json
+
+import pytest
+
+from a320bench.bridge.cli import main
+from score_builder import compliant, gen1
+
+
+@pytest.fixture
+def runs(tmp_path):
+    """runs/<scenario>/<run>.jsonl: two compliant, one failed, one provider error."""
+    root = tmp_path / "runs"
+    compliant(run_index=0).write(root / "elec_test" / "r0.jsonl")
+    compliant(run_index=1).write(root / "elec_test" / "r1.jsonl")
+    gen1(run_index=2).set("GEN 2", "OFF").done("no idea").final(passed=False).write(root / "elec_test" / "r2.jsonl")
+    gen1(run_index=3).set("GEN 1", "OFF").final(reason="provider_error").write(root / "elec_test" / "r3.jsonl")
+    (root / "elec_test" / "result.json").write_text("{}")  # not *.jsonl: ignored in a folder
+    return root
+
+
+def score(capsys, *argv):
+    code = main(["score", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_output_has_scorecards_aggregates_and_excluded(runs, capsys):
+    code, out, err = score(capsys, runs, "--json")
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    assert set(doc) == {"scorecards", "aggregates", "excluded"}
+    assert [c["run_index"] for c in doc["scorecards"]] == [0, 1, 2, 3]
+    assert [c["compliant_success"] for c in doc["scorecards"]] == [True, True, False, False]
+    assert [c["status"] for c in doc["scorecards"]] == ["valid", "valid", "valid", "provider_error"]
+    assert set(doc["aggregates"]) == {"by_scenario", "by_system", "overall"}
+    (a,) = doc["aggregates"]["by_scenario"]
+    assert (a["n"], a["compliant_success"]["count"], a["pass_hat_k"]["2"]) == (3, 2, pytest.approx(1 / 3))
+    assert doc["excluded"] == {"provider_error": 1}
+    assert "commands" not in doc["scorecards"][0]
+
+
+def test_include_errors_counts_the_provider_error_as_a_failure(runs, capsys):
+    doc = json.loads(score(capsys, runs, "--json", "--include-errors")[1])
+    (a,) = doc["aggregates"]["overall"]
+    assert (a["n"], a["compliant_success"]["rate"]) == (4, 0.5)
+    assert doc["excluded"] == {}
+
+
+def test_detail_adds_the_per_command_classification_to_the_json(runs, capsys):
+    doc = json.loads(score(capsys, runs / "elec_test" / "r2.jsonl", "--json", "--detail")[1])
+    (c,) = doc["scorecards"]
+    assert [(x["seq"], x["name"], x["class"]) for x in c["commands"]] == [
+        (1, "set_control", "forbidden_dangerous"), (2, "report_done", "observation")]
+    assert c["commands"][0]["matched"]["kind"] == "forbidden"
+
+
+def test_the_human_table_shows_compliant_success_per_scenario_system_and_model(runs, capsys):
+    code, out, err = score(capsys, runs)
+    assert (code, err) == (0, "")
+    for text in ("By scenario and model", "By system and model", "Overall", "elec_test", "ELEC", "m-1",
+                 "compliant success", "67% [21%–94%]", "provider_error 1", "4 episodes scored",
+                 "Excluded from means: provider_error 1"):
+        assert text in out, text
+
+
+def test_the_human_detail_lists_every_command(runs, capsys):
+    out = score(capsys, runs / "elec_test" / "r0.jsonl", "--detail")[1]
+    assert "set_control(control=GEN 1, position=OFF)  required  step gen_1_reset[0]" in out
+    assert "read_ecam()  observation" in out
+
+
+def test_csv_writes_one_row_per_episode(runs, tmp_path, capsys):
+    target = tmp_path / "out.csv"
+    code, out, _ = score(capsys, runs, "--csv", target, "--json")
+    assert code == 0 and json.loads(out)
+    rows = list(csv.DictReader(target.open(encoding="utf-8")))
+    assert len(rows) == 4
+    first = rows[0]
+    assert (first["scenario_id"], first["model"], first["status"], first["compliant_success"]) == (
+        "elec_test", "m-1", "valid", "True")
+    assert (first["required"], first["observation"], first["completion"], first["cost_usd"]) == ("3", "3", "1.0", "")
+    assert rows[3]["status"] == "provider_error"
+
+
+def test_globs_and_repeated_paths_score_each_file_once(runs, capsys):
+    doc = json.loads(score(capsys, runs / "*" / "r[01].jsonl", runs / "elec_test" / "r0.jsonl", "--json")[1])
+    assert [c["run_index"] for c in doc["scorecards"]] == [0, 1]
+
+
+def test_a_truncated_last_line_warns_once_on_stderr_and_scores_the_rest(tmp_path, capsys):
+    p = compliant().write(tmp_path / "t.jsonl", truncate_last=True)
+    code, out, err = score(capsys, p, "--json")
+    assert code == 0
+    assert err.count("\n") == 1 and err.startswith("warning: ") and str(p) in err and "truncated" in err
+    (c,) = json.loads(out)["scorecards"]
+    assert (c["status"], c["completion"]) == ("incomplete", 1.0)
+    assert json.loads(out)["excluded"] == {"incomplete": 1}
+
+
+def assert_usage_error(code, out, err, *needles):
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert "Traceback" not in err
+    for n in needles:
+        assert n in err
+
+
+def test_a_missing_path_is_a_usage_error(tmp_path, capsys):
+    assert_usage_error(*score(capsys, tmp_path / "nope"), "nope", "no such file or folder")
+
+
+def test_an_empty_folder_is_a_usage_error(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert_usage_error(*score(capsys, tmp_path / "empty"), "empty", "no trajectory")
+
+
+def test_a_glob_matching_nothing_is_a_usage_error(tmp_path, capsys):
+    assert_usage_error(*score(capsys, tmp_path / "*.jsonl"), "no file matches")
+
+
+def test_a_file_that_is_not_a_trajectory_is_a_usage_error(runs, tmp_path, capsys):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello world\nsecond line\n")
+    assert_usage_error(*score(capsys, runs, bad), "notes.txt", "not an a320-bench trajectory")
+
+
+def test_a_scenario_file_among_trajectories_is_a_usage_error(runs, capsys):
+    (runs / "elec_test" / "scenario.jsonl").write_text('{"id": "elec_x"}\n')
+    assert_usage_error(*score(capsys, runs), "scenario.jsonl")
+
+
+def test_an_unwritable_csv_is_a_usage_error(runs, tmp_path, capsys):
+    assert_usage_error(*score(capsys, runs, "--csv", tmp_path / "no" / "such" / "dir.csv"), "cannot write")
+
+
+def test_score_without_paths_is_a_usage_error(capsys):
+    assert_usage_error(*score(capsys))
+
+
+def test_run_prints_the_same_table_for_its_own_episodes(runs, capsys):
+    from a320bench.bridge.score.cli import print_table_for
+
+    assert print_table_for(sorted((runs / "elec_test").glob("*.jsonl"))) is True
+    out, err = capsys.readouterr()
+    assert "67% [21%–94%]" in out and "4 episodes scored" in out and err == ""
+
+
+def test_the_run_summary_reports_an_unscorable_file_in_one_line(tmp_path, capsys):
+    from a320bench.bridge.score.cli import print_table_for
+
+    bad = tmp_path / "x.jsonl"
+    bad.write_text("oops\n")
+    assert print_table_for([bad]) is False
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_the_human_table_says_when_errors_count_as_failures(runs, capsys):
+    out = score(capsys, runs, "--include-errors")[1]
+    assert "counted as failures (--include-errors)" in out and "Excluded from means" not in out
+    assert "50% [15%–85%]" in out  # 2 of 4
