@@ -3,8 +3,11 @@
 MASTER SW ON powers the ECB and opens the air intake flap; START engages the
 starter once the flap is open; N climbs to 100 %; AVAIL at N > 95 % for 2 s
 (FBW docs). MASTER SW OFF runs the cool-down (longer if the bleed was used)
-before the APU stops. A protective (auto) shutdown latches the FAULT light
-until MASTER SW is selected OFF.
+before the APU stops. A protective (auto) shutdown (EGT over-temperature, low oil
+pressure, fire on ground, loss of DC) latches the FAULT light until MASTER SW
+is selected OFF. An APU fire on ground shuts the APU down through the fire
+system's `apu_ground_auto_shutdown`; the APU FIRE pushbutton shuts it down
+and closes its bleed valve.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ CONTROLS = (
 
 FAILURES = (
     Failure("apu_egt_overtemp_shutdown", 49, "APU", "APU EGT over-temperature: the ECB shuts the APU down"),
+    Failure("apu_low_oil_pressure_shutdown", 49, "APU", "APU oil pressure drops: the ECB shuts the APU down"),
     Failure("apu_no_start", 49, "APU", "APU fails to light; the start aborts"),
 )
 
@@ -33,12 +37,17 @@ AVAIL_N_PCT = 95.0
 AVAIL_DELAY_S = 2.0
 COOLDOWN_BLEED_S = 60.0
 COOLDOWN_S = 10.0
+LAST_STEP_S = 5.2  # the facade's steady step (5 s) plus one tick
+# The start ramp is linear: between light-off and one steady step below AVAIL it may take large steps.
+START_RAMP_STEADY = (7.0, AVAIL_N_PCT - START_RATE_PCT_S * LAST_STEP_S)
+COLD_EGT_C = 15.0
+EGT_TRIP_C = 760.0  # ECB over-temperature limit while running (uncertain; start peak is ~700 degC)
 
 
 @dataclass(slots=True)
 class Apu:
     n_pct: float = 0.0
-    egt_c: float = 15.0
+    egt_c: float = COLD_EGT_C
     flap_open_s: float = 0.0
     starting: bool = False
     running: bool = False
@@ -52,8 +61,12 @@ class Apu:
 
     def update(self, dt: float, ac: Aircraft) -> None:
         c = ac.controls
-        f = ac.failures
         master = c["APU MASTER SW"] == "ON"
+        if (not master and not self.running and self.n_pct == 0.0 and self.egt_c == COLD_EGT_C
+                and self.flap_open_s == 0.0):
+            self.fault = self.starting = self.avail = self.bleed_valve_open = self.transient = False
+            return  # shut down and cold: nothing to do
+        f = ac.failures
         powered = ac.elec.dc_bat
         was = (self.running, self.avail, self.starting, self.fault, self.bleed_valve_open)
         if not master:
@@ -62,8 +75,12 @@ class Apu:
         self.flap_open_s = min(FLAP_OPEN_S, self.flap_open_s + dt) if ecb else 0.0
         fire_pb = ac.fire.apu_fire_pb_released
 
-        # Protective shutdowns (ECB): over-temperature, fire on ground, APU FIRE PB, loss of DC.
-        protect = self.running and ("apu_egt_overtemp_shutdown" in f or fire_pb or ac.fire.apu_ground_auto_shutdown)
+        # Protective shutdowns (ECB): EGT over-temperature, low oil pressure, fire on ground,
+        # APU FIRE PB, loss of DC. The ECB trips on the EGT it measures.
+        protect = self.running and (
+            self.egt_c > EGT_TRIP_C or "apu_low_oil_pressure_shutdown" in f
+            or fire_pb or ac.fire.apu_ground_auto_shutdown
+        )
         if protect or (self.running and not powered):
             self.fault = not fire_pb and master
             self.running = self.starting = self.avail = False
@@ -82,7 +99,10 @@ class Apu:
                 self.running = True
             if self.n_pct >= 100.0:
                 self.starting = False
-        elif "apu_no_start" in f and ecb and c["APU START"] == "ON" and not self.fault:
+        cranking = (not self.starting and "apu_no_start" in f and ecb and c["APU START"] == "ON"
+                    and self.flap_open_s >= FLAP_OPEN_S and not fire_pb)
+        if cranking:
+            # The starter turns it, but it never lights: the ECB aborts the start above 20 %.
             self.n_pct = min(25.0, self.n_pct + START_RATE_PCT_S * dt)
 
         # MASTER SW OFF: cool-down, then stop.
@@ -91,11 +111,11 @@ class Apu:
                 self.cooldown_s = COOLDOWN_BLEED_S if self.bleed_used else COOLDOWN_S
             self.cooldown_s -= dt
             if self.cooldown_s <= 0:
-                self.running = self.avail = self.starting = False
+                self.running = self.avail = self.starting = self.bleed_used = False
                 self.cooldown_s = -1.0
         elif master:
             self.cooldown_s = -1.0
-        if not self.running and not self.starting:
+        if not self.running and not self.starting and not cranking:
             if self.n_pct > 0.0:
                 self.n_pct = max(0.0, self.n_pct - 6.0 * dt)
 
@@ -103,20 +123,25 @@ class Apu:
         self.avail = self.running and (self.n_pct >= 99.5 or self.above_95_s >= AVAIL_DELAY_S)
         if self.avail and c["APU START"] == "ON":
             c["APU START"] = "OFF"  # the ON light goes out, AVAIL comes on
-        egt_target = (430.0 if self.avail else 700.0 if self.running else 15.0)
+        egt_target = (430.0 if self.avail else 700.0 if self.running else COLD_EGT_C)
         if self.running and "apu_egt_overtemp_shutdown" in f:
             egt_target = 900.0
         self.egt_c += (egt_target - self.egt_c) * min(1.0, dt / 4.0)
+        if abs(self.egt_c - egt_target) < 1.0:
+            self.egt_c = egt_target
         self.bleed_valve_open = (
             self.avail and c["APU BLEED"] == "ON" and not fire_pb and not ac.bleed.apu_leak_isolated
         )
         if self.bleed_valve_open:
             self.bleed_used = True
         now = (self.running, self.avail, self.starting, self.fault, self.bleed_valve_open)
+        # Linear timers (cool-down, spool-down) may take the aircraft's large steady steps,
+        # except in the last step before they expire, so the APU stops on time.
         self.transient = (
-            now != was or self.starting or (0 < self.flap_open_s < FLAP_OPEN_S) or self.cooldown_s >= 0
-            or (0 < self.n_pct < 100 and not self.running) or abs(self.egt_c - egt_target) > 1.0
-            or (self.running and not self.avail)
+            now != was or (0 < self.flap_open_s < FLAP_OPEN_S)
+            or (self.starting and not (START_RAMP_STEADY[0] <= self.n_pct < START_RAMP_STEADY[1])) or cranking
+            or (0.0 <= self.cooldown_s <= LAST_STEP_S)
+            or (self.running and not self.starting and (not self.avail or self.egt_c != egt_target))
         )
 
     def vars(self) -> dict[str, object]:
@@ -145,6 +170,9 @@ class Apu:
             "APU GEN": {"online": ac.elec.apu_gen_online, "load_pct": ac.elec.apu_gen_load_pct,
                         "volts_v": 115 if ac.elec.apu_gen_avail else 0},
         }
+
+    def inop(self, ac: Aircraft) -> list[str]:
+        return ["APU"] if self.fault or ac.fire.apu_fire_pb_released else []
 
     def memos(self, ac: Aircraft) -> list[str]:
         out = []

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 CONTROLS = (
     Control("ATC", "RADIO", ("NORMAL", "NOTIFY", "MAYDAY"), "NORMAL", description="Tell ATC about the situation"),
     Control("CABIN CREW", "CABIN", ("NORMAL", "ALERT", "ADVISE"), "NORMAL", description="Interphone call to the cabin crew"),
+    Control("DIVERSION", "FMS", ("NORMAL", "INITIATE"), "NORMAL", description="Initiate a diversion to the nearest suitable airport"),
     Control("EMER EVAC", "CABIN", ("NORMAL", "ANNOUNCE"), "NORMAL", description="Order the evacuation (EMER EVAC PROC)"),
     Control("EMER DES PA", "CABIN", ("NORMAL", "ANNOUNCE"), "NORMAL", description="Emergency descent announcement"),
     Control("SIGNS", "OVHD", ("OFF", "ON"), "OFF", description="Seat belts and no smoking signs"),

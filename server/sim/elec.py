@@ -10,6 +10,7 @@ disconnects carry state from one tick to the next.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -144,8 +145,10 @@ class Elec:
             self.idg_oil_press_low[i] = turning and f"elec_idg{n}_oil_pressure_loss" in f
             hot = turning and f"elec_idg{n}_oil_overheat" in f
             target = 190.0 if hot else (85.0 if turning else 40.0)
-            self.idg_oil_temp_c[i] += (target - self.idg_oil_temp_c[i]) * min(1.0, dt / 20.0)
-            idg_moving = idg_moving or abs(target - self.idg_oil_temp_c[i]) > 1.0
+            # Exact first-order response, right for any step; only the climb toward the
+            # 185 degC overheat threshold needs fine ticks.
+            self.idg_oil_temp_c[i] = target + (self.idg_oil_temp_c[i] - target) * math.exp(-dt / 20.0)
+            idg_moving = idg_moving or (hot and self.idg_oil_temp_c[i] < 186.0)
             # A GCU reset (GEN OFF) clears a resettable trip.
             if c[f"GEN {n}"] == "OFF" and f"elec_gen{n}_gcu_trip_resettable" in f:
                 ac.clear_failure(f"elec_gen{n}_gcu_trip_resettable")

@@ -1,14 +1,28 @@
-"""Engines (ATA 70-80): spools, start sequence, fuel flow, oil, flame-out.
+"""Engines (ATA 70-80): spools, start and relight, fuel flow, oil, vibration, flame-out.
 
 A CFM56-like engine reduced to first-order spool dynamics. The start
 sequence runs as on the aircraft: ENG MODE IGN START and ENG MASTER ON open
 the start valve (needs bleed air in the duct), the starter cranks N2, fuel
 and ignition come on near 22 % N2, light-off, and the start valve closes at
-50 % N2 on the way to idle.
+50 % N2 on the way to idle. In flight a flamed-out engine windmills; with
+ignition (IGN START) and its master ON it relights above ~12 % N2.
+
+Failures break components: a flame-out stops combustion (a relightable one
+clears when the crew cycles the master lever), mechanical damage seizes the
+core (N2 to zero, high N1 vibration), an oil pump failure drops the pressure,
+an oil cooler problem raises the temperature. The ENG FIRE pushbutton cuts the
+FADEC supply and, through the fuel system, the LP valve.
+
+The FADEC/EIU "engine fail" monitor lives here too (armed once the engine has
+run at idle, it latches when the core falls below idle with the master ON and
+the FIRE PB in - after FBW `EngineFailMonitor` - and stays latched until the
+engine runs again, so that the `.IF DAMAGE :` branch of ENG FAIL survives the
+master OFF), because the FWC needs its timer.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,22 +46,37 @@ FAILURES = tuple(
     f
     for n in (1, 2)
     for f in (
-        Failure(f"eng{n}_flameout", 72, "ENG", f"Engine {n} flames out; it relights after ENG MASTER OFF then ON with ignition", resettable=True),
-        Failure(f"eng{n}_flameout_damage", 72, "ENG", f"Engine {n} flames out with mechanical damage; no relight"),
+        Failure(f"eng{n}_flameout", 72, "ENG",
+                f"Engine {n} flames out; it relights after ENG MASTER OFF then ON with ignition", resettable=True),
+        Failure(f"eng{n}_flameout_damage", 72, "ENG",
+                f"Engine {n} flames out with mechanical damage (core seized); no relight"),
         Failure(f"eng{n}_oil_pressure_loss", 79, "ENG", f"Engine {n} oil pump loses pressure"),
-        Failure(f"eng{n}_oil_overheat", 79, "ENG", f"Engine {n} oil overheats at high power; cools at idle"),
+        Failure(f"eng{n}_oil_overheat", 79, "ENG", f"Engine {n} oil overheats above idle; cools at idle"),
         Failure(f"eng{n}_oil_overheat_persistent", 79, "ENG", f"Engine {n} oil overheats even at idle"),
     )
-) + (Failure("eng_dual_flameout", 72, "ENG", "Both engines flame out (e.g. volcanic ash); relight possible", resettable=True),)
+) + (
+    Failure("eng_dual_flameout", 72, "ENG",
+            "Both engines flame out (e.g. volcanic ash); each relights after its master OFF then ON with ignition",
+            resettable=True),
+)
 
 IDLE_N2_GROUND = 58.0
 IDLE_N2_FLIGHT = 66.0
 N2_TARGET = {"REV": 75.0, "CL": 88.0, "FLX/MCT": 92.0, "TOGA": 97.0}
 STARTER_N2 = 26.0
 LIGHT_OFF_N2 = 22.0
+RELIGHT_N2_FLIGHT = 12.0
 START_VALVE_CUTOUT_N2 = 50.0
 RUNNING_N2 = 50.0
+BELOW_IDLE_N2 = IDLE_N2_GROUND - 3.0  # FBW: core below idle = 3 % under the idle N2
+WINDMILL_N2_PER_KT = 0.08
+WINDMILL_N1_PER_KT = 0.09
+# CFM56-5B indications (domain reference §1.5; FG message thresholds).
 OIL_LO_PR_PSI = 13.0
+OIL_HI_TEMP_C = 155.0
+EGT_MAX_C = 950.0
+VIB_N1_ADVISORY = 6.0
+VIB_N2_ADVISORY = 4.3
 
 
 @dataclass(slots=True)
@@ -60,12 +89,21 @@ class Engine:
     oil_press_psi: float = 0.0
     oil_temp_c: float = 15.0
     oil_qty_qt: float = 17.0
+    vib_n1: float = 0.0
+    vib_n2: float = 0.0
     combustion: bool = False
     running: bool = False
     start_valve_open: bool = False
     ignition: bool = False
     starting: bool = False
+    seized: bool = False
     fuel_used_kg: float = 0.0
+    # Engine fail monitor (EIU): armed once the engine has run at idle; latches when the
+    # core falls below idle with the master ON and the FIRE PB in, until the engine runs again.
+    fail_armed: bool = False
+    fail_latched: bool = False
+    fail_s: float = 0.0
+    dual_reset: bool = False  # this engine's master was cycled since a dual flame-out
 
     def vars(self) -> dict[str, object]:
         p = f"eng{self.n}."
@@ -77,6 +115,8 @@ class Engine:
             p + "oil_press_psi": round(self.oil_press_psi, 1),
             p + "oil_temp_c": round(self.oil_temp_c, 1),
             p + "oil_qty_qt": round(self.oil_qty_qt, 1),
+            p + "vib_n1": round(self.vib_n1, 1),
+            p + "vib_n2": round(self.vib_n2, 1),
             p + "running": self.running,
             p + "starting": self.starting,
             p + "start_valve_open": self.start_valve_open,
@@ -84,10 +124,42 @@ class Engine:
             p + "fuel_used_kg": round(self.fuel_used_kg, 1),
         }
 
+    @property
+    def vib_advisory(self) -> bool:
+        return self.vib_n1 > VIB_N1_ADVISORY or self.vib_n2 > VIB_N2_ADVISORY
 
-def _lag(x: float, target: float, tau: float, dt: float) -> float:
-    k = min(1.0, dt / tau)
-    return x + (target - x) * k
+
+def _settle(x: float, target: float, tau: float, dt: float, eps: float) -> float:
+    """Exact first-order lag (any step size), landing on its target once within `eps`.
+
+    Exact for any `dt`, so the slow display values (EGT, oil) need not hold the
+    aircraft to 0.2 s ticks; only the spool dynamics do.
+    """
+    if x == target:
+        return x
+    x = target + (x - target) * math.exp(-dt / tau)
+    return target if abs(x - target) < eps else x
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    master: str
+    lever: str
+    flameout: str
+    damage: str
+    oil_press: str
+    oil_temp: str
+    oil_temp_persistent: str
+    ids: frozenset[str]
+
+
+def _names(n: int) -> _Names:
+    ids = (f"eng{n}_flameout", f"eng{n}_flameout_damage", f"eng{n}_oil_pressure_loss", f"eng{n}_oil_overheat",
+           f"eng{n}_oil_overheat_persistent")
+    return _Names(f"ENG MASTER {n}", f"THR LEVER {n}", *ids, frozenset(ids))
+
+
+_NAMES = {1: _names(1), 2: _names(2)}
 
 
 @dataclass(slots=True)
@@ -99,76 +171,132 @@ class Engines:
         c = ac.controls
         f = ac.failures
         fl = ac.flight
+        on_ground = fl.on_ground
+        ias = fl.ias_kt
         moving = False
         mode = c["ENG MODE"]
+        dual = "eng_dual_flameout" in f
+        dc = ac.elec.dc_bat or bool(ac.elec.dc_ess)
         for e in self.engines:
             n = e.n
-            master = c[f"ENG MASTER {n}"] == "ON"
+            nm = _NAMES[n]
+            master = c[nm.master] == "ON"
+            fire_pb = ac.fire.eng_fire_pb_released(n)
+            quiet = f.isdisjoint(nm.ids)
             # A relightable flame-out clears when the crew cycles the master lever.
-            for fid in (f"eng{n}_flameout", "eng_dual_flameout"):
-                if fid in f and not master:
-                    ac.clear_failure(fid)
-            flameout = f"eng{n}_flameout" in f or f"eng{n}_flameout_damage" in f or "eng_dual_flameout" in f
-            fuel_ok = ac.fuel.engine_fed(n)
-            fadec = ac.elec.dc_bat or ac.elec.dc_ess or e.running  # FADEC is self-powered above ~15 % N2
+            if not quiet and nm.flameout in f and not master:
+                ac.clear_failure(nm.flameout)
+            e.dual_reset = dual and (e.dual_reset or not master)
+            e.seized = not quiet and nm.damage in f
+            flameout = (not quiet and nm.flameout in f) or e.seized or (dual and not e.dual_reset)
+            fuel_ok = not fire_pb and ac.fuel.engine_fed(n)
+            # FADEC: aircraft DC until the engine drives its own alternator; the FIRE PB cuts it.
+            fadec = (dc or e.running) and not fire_pb
+            running = e.running
+            n2 = e.n2_pct
             # Start valve: automatic start in IGN START with master ON, bleed air in the duct.
-            want_start = mode == "IGN START" and master and not e.running and fadec
-            crank = mode == "CRANK" and not master and not e.running and fadec
-            e.start_valve_open = (want_start or crank) and e.n2_pct < START_VALVE_CUTOUT_N2 and ac.bleed.start_air_ok(n)
-            e.starting = want_start and (e.start_valve_open or e.n2_pct > 5.0)
+            want_start = mode == "IGN START" and master and not running and fadec
+            crank = mode == "CRANK" and not master and not running and fadec
+            e.start_valve_open = (
+                (want_start or crank) and not e.seized and n2 < START_VALVE_CUTOUT_N2 and ac.bleed.start_air_ok(n)
+            )
+            e.starting = want_start and (e.start_valve_open or n2 > 5.0)
             # Ignition: during the start, or continuously with IGN START selected in flight.
-            e.ignition = master and (e.starting or (mode == "IGN START" and not fl.on_ground)) and fadec
+            e.ignition = master and fadec and (e.starting or (mode == "IGN START" and not on_ground))
             if e.combustion:
-                e.combustion = master and fuel_ok and not flameout
-            elif master and fuel_ok and not flameout and e.ignition and e.n2_pct >= (LIGHT_OFF_N2 if fl.on_ground else 12.0):
+                e.combustion = master and fuel_ok and fadec and not flameout
+            elif master and fuel_ok and not flameout and e.ignition and n2 >= (
+                    LIGHT_OFF_N2 if on_ground else RELIGHT_N2_FLIGHT):
                 e.combustion = True
+            combustion = e.combustion
+
             # Spool targets.
-            windmill = 0.08 * fl.ias_kt if not fl.on_ground else 0.0
-            if e.combustion:
-                idle = IDLE_N2_GROUND if fl.on_ground else IDLE_N2_FLIGHT
-                lever = c[f"THR LEVER {n}"]
-                n2_target = N2_TARGET.get(lever, idle) if e.n2_pct >= RUNNING_N2 - 2 else idle
-                if not fl.on_ground and lever == "CL" and fl.vs_fpm <= 0:
+            lever = c[nm.lever]
+            if e.seized:
+                n2_target, tau = 0.0, 2.0
+            elif combustion:
+                idle = IDLE_N2_GROUND if on_ground else IDLE_N2_FLIGHT
+                n2_target = N2_TARGET.get(lever, idle) if n2 >= RUNNING_N2 - 2 else idle
+                if not on_ground and lever == "CL" and fl.vs_fpm <= 0:
                     n2_target = 85.0  # cruise thrust is below the climb detent's maximum
-                tau = 6.0 if e.n2_pct < RUNNING_N2 else 2.5
+                tau = 6.0 if n2 < RUNNING_N2 else 2.5
             else:
-                n2_target = max(windmill, STARTER_N2 if e.start_valve_open else 0.0)
+                windmill = 0.0 if on_ground else WINDMILL_N2_PER_KT * ias
+                n2_target = STARTER_N2 if e.start_valve_open and windmill < STARTER_N2 else windmill
                 tau = 4.0 if e.start_valve_open else 8.0
-            e.n2_pct = _lag(e.n2_pct, n2_target, tau, dt)
-            e.running = e.combustion and e.n2_pct >= RUNNING_N2
-            e.n1_pct = max(0.0, (e.n2_pct - 50.0) * 1.75 + 19.0) if e.combustion and e.n2_pct > 50 else e.n2_pct * 0.38
-            # EGT and fuel flow.
-            if e.combustion:
-                egt_target = 390.0 + max(0.0, e.n2_pct - IDLE_N2_GROUND) * 13.0
-                if e.n2_pct < RUNNING_N2:
-                    egt_target = 620.0  # light-off peak
-                alt_factor = 1.0 - 0.5 * min(fl.altitude_ft, 39000.0) / 39000.0
-                e.ff_kgh = (300.0 + max(0.0, e.n1_pct - 19.0) * 30.0) * alt_factor
+            n2 += (n2_target - n2) * min(1.0, dt / tau)
+            if abs(n2 - n2_target) < 0.02:
+                n2 = n2_target
             else:
-                egt_target = 15.0 + (0.0 if fl.on_ground else -30.0)
+                moving = True
+            e.n2_pct = n2
+            running = e.running = combustion and n2 >= RUNNING_N2
+            if combustion and n2 > 50:
+                n1 = (n2 - 50.0) * 1.75 + 19.0
+            else:
+                # The fan windmills freely even with a seized core.
+                n1 = max(n2 * 0.38, 0.0 if on_ground else WINDMILL_N1_PER_KT * ias)
+            e.n1_pct = n1
+
+            # EGT and fuel flow.
+            if combustion:
+                egt_target = 620.0 if n2 < RUNNING_N2 else 390.0 + max(0.0, n2 - IDLE_N2_GROUND) * 13.0
+                alt_factor = 1.0 - 0.5 * min(fl.altitude_ft, 39000.0) / 39000.0
+                e.ff_kgh = (300.0 + max(0.0, n1 - 19.0) * 30.0) * alt_factor
+                e.fuel_used_kg += e.ff_kgh * dt / 3600.0
+            else:
+                egt_target = 15.0 if on_ground else -15.0
                 e.ff_kgh = 0.0
-            e.egt_c = _lag(e.egt_c, egt_target, 5.0, dt)
-            e.fuel_used_kg += e.ff_kgh * dt / 3600.0
+            e.egt_c = _settle(e.egt_c, egt_target, 5.0, dt, 1.0)
+
+            # Vibration: proportional to spool speed; a damaged fan/core shakes hard.
+            if e.seized:
+                e.vib_n1, e.vib_n2 = (9.0 if n1 > 5.0 else 0.0), 0.0
+            else:
+                e.vib_n1, e.vib_n2 = 0.2 + 0.008 * n1, 0.2 + 0.006 * n2
+
             # Oil: pressure follows N2; a pump failure or an empty tank drops it below the red line.
-            if f"eng{n}_oil_pressure_loss" in f:
-                p_target = 0.12 * e.n2_pct
+            if not quiet and nm.oil_press in f:
+                p_target = 0.12 * n2
             elif e.oil_qty_qt < 3.0:
                 p_target = 0.0
             else:
-                p_target = 0.75 * e.n2_pct
-            e.oil_press_psi = _lag(e.oil_press_psi, p_target, 2.0, dt)
-            above_idle = c[f"THR LEVER {n}"] not in ("IDLE", "REV")
-            if f"eng{n}_oil_overheat_persistent" in f and e.n2_pct > 20:
+                p_target = 0.75 * n2
+            e.oil_press_psi = _settle(e.oil_press_psi, p_target, 2.0, dt, 0.1)
+            if not quiet and nm.oil_temp_persistent in f and combustion:
                 t_target = 165.0
-            elif f"eng{n}_oil_overheat" in f and e.combustion and above_idle:
+            elif not quiet and nm.oil_temp in f and combustion and lever not in ("IDLE", "REV"):
                 t_target = 160.0
             else:
-                t_target = 20.0 + e.n2_pct * 1.45 if e.n2_pct > 5 else 15.0
-            e.oil_temp_c = _lag(e.oil_temp_c, t_target, 15.0, dt)
-            moving = moving or abs(e.n2_pct - n2_target) > 0.05 or abs(e.egt_c - egt_target) > 0.5 or abs(
-                e.oil_temp_c - t_target) > 0.2 or abs(e.oil_press_psi - p_target) > 0.1 or e.start_valve_open
+                t_target = 20.0 + n2 * 1.1 if n2 > 5 else 15.0
+            e.oil_temp_c = _settle(e.oil_temp_c, t_target, 15.0, dt, 0.5)
+            moving = moving or e.start_valve_open
+
+            # Engine fail monitor.
+            below_idle = n2 < BELOW_IDLE_N2
+            if not master:
+                e.fail_armed = False
+            elif running and not below_idle:
+                e.fail_armed = True
+            was_failed = e.fail_latched
+            if e.fail_armed and master and not fire_pb and below_idle:
+                e.fail_latched = True
+            elif running:
+                e.fail_latched = False
+            e.fail_s = e.fail_s + dt if (e.fail_latched and was_failed) else 0.0
+            moving = moving or e.fail_latched != was_failed
+        if dual and self.engines[0].dual_reset and self.engines[1].dual_reset:
+            ac.clear_failure("eng_dual_flameout")
         self.transient = moving
 
+    # ---- queries -------------------------------------------------------------------
+    def all_failed_in_flight(self, ac: Aircraft) -> bool:
+        """Every engine's core below idle in flight (ENG ALL ENGINES FAILURE)."""
+        e1, e2 = self.engines
+        return (not e1.running and not e2.running and e1.n2_pct < BELOW_IDLE_N2 and e2.n2_pct < BELOW_IDLE_N2
+                and not ac.flight.on_ground)
+
+    # ---- read-outs -----------------------------------------------------------------
     def vars(self) -> dict[str, object]:
         v: dict[str, object] = {}
         for e in self.engines:
@@ -179,10 +307,18 @@ class Engines:
         c = ac.controls
         out: dict[str, object] = {"ENG MODE": c["ENG MODE"]}
         for e in self.engines:
+            if e.running:
+                state = "RUNNING"
+            elif e.starting:
+                state = "STARTING"
+            elif e.n1_pct > 5 or e.n2_pct > 5:
+                state = "WINDMILLING" if not ac.flight.on_ground else "SPOOLING DOWN"
+            else:
+                state = "STOPPED"
             out[f"ENG {e.n}"] = {
                 "master": c[f"ENG MASTER {e.n}"],
                 "thrust_lever": c[f"THR LEVER {e.n}"],
-                "state": "RUNNING" if e.running else ("STARTING" if e.starting else ("WINDMILL" if e.n2_pct > 5 else "SHUTDOWN")),
+                "state": state,
                 "n1_pct": round(e.n1_pct, 1),
                 "n2_pct": round(e.n2_pct, 1),
                 "egt_c": round(e.egt_c),
@@ -190,16 +326,24 @@ class Engines:
                 "oil_press_psi": round(e.oil_press_psi),
                 "oil_temp_c": round(e.oil_temp_c),
                 "oil_qty_qt": round(e.oil_qty_qt, 1),
+                "vib_n1": round(e.vib_n1, 1),
+                "vib_n2": round(e.vib_n2, 1),
+                "vib_advisory": e.vib_advisory,
                 "start_valve": "OPEN" if e.start_valve_open else "CLOSED",
                 "ignition": "ON" if e.ignition else "OFF",
                 "fuel_used_kg": round(e.fuel_used_kg),
             }
+        out["limits"] = {"oil_press_min_psi": OIL_LO_PR_PSI, "oil_temp_max_c": OIL_HI_TEMP_C, "egt_max_c": EGT_MAX_C,
+                         "vib_n1_advisory": VIB_N1_ADVISORY, "vib_n2_advisory": VIB_N2_ADVISORY}
         return out
 
     def inop(self, ac: Aircraft) -> list[str]:
         if ac.flight.on_ground:
             return []
-        return [f"ENG {e.n}" for e in self.engines if not e.running]
+        out = [f"ENG {e.n}" for e in self.engines if not e.running]
+        if out:
+            out.append("CAT 3 DUAL")
+        return out
 
     def memos(self, ac: Aircraft) -> list[str]:
         return ["IGNITION"] if any(e.ignition and not e.starting for e in self.engines) else []

@@ -22,6 +22,8 @@ def render(ac: Aircraft, name: str) -> dict[str, object]:
              "PRESS": ac.press, "ENG": ac.eng, "APU": ac.apu, "FIRE": ac.fire, "F/CTL": ac.fctl}[key]
     fn = getattr(owner, "cond_page" if key == "COND" else "page", None)
     body = fn(ac) if fn is not None else {}
+    if key == "COND":
+        body = {**body, "ventilation": ac.vent.page(ac)}
     fl = ac.flight
     return {"page": key, "sim_time_s": ac.sim_time,
             "flight": {"altitude_ft": round(fl.altitude_ft), "ias_kt": round(fl.ias_kt), "phase": fl.phase,

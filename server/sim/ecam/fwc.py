@@ -73,6 +73,8 @@ class Fwc:
         }
 
     def land_asap(self, ac: Aircraft) -> str | None:
+        if ac.flight.on_ground:
+            return None
         levels = {a.land_asap for a in self.active}
         return "red" if "red" in levels else ("amber" if "amber" in levels else None)
 

@@ -1,0 +1,115 @@
+"""APU protection and APU fire (domain reference §1.6, §4 A1, A2)."""
+
+from a320bench.server.sim import build
+
+
+def _lines(ac, title):
+    for a in ac.read_ecam()["alerts"]:
+        if a["title"] == title:
+            return a["lines"]
+    raise AssertionError(f"{title} not displayed; shown: {ac.ecam_titles()}")
+
+
+def test_an_apu_fire_on_ground_shuts_the_apu_down_and_discharges_its_bottle_3_s_later():
+    ac = build("apu_running")
+    ac.inject_failure("fire_apu")
+    ac.advance(1.0)
+    assert ac.get("fire.apu_warning") is True
+    assert ac.get("fire.apu_ground_auto_shutdown") is True
+    assert ac.get("apu.running") is False
+    assert ac.get("fire.apu_agent_discharged") is False
+    assert ac.ecam_titles() == ["APU FIRE"]
+    ac.advance(3.0)
+    assert ac.get("fire.apu_agent_discharged") is True
+    ac.advance(5.0)
+    assert ac.get("fire.apu_warning") is False
+    assert ac.get("fire.apu_burning") is False
+    # The ECB's shutdown stays latched on the MASTER SW until the crew selects it OFF.
+    assert ac.ecam_titles() == ["APU AUTO SHUT DOWN"]
+    assert _lines(ac, "APU AUTO SHUT DOWN") == ["-MASTER SW...........OFF"]
+    ac.set_control("APU MASTER SW", "OFF")
+    ac.advance(1.0)
+    assert ac.ecam_titles() == []
+
+
+def _cruise_with_apu():
+    ac = build("cruise")
+    ac.set_control("APU MASTER SW", "ON")
+    ac.advance(5.0)
+    ac.set_control("APU START", "ON")
+    ac.advance(60.0)
+    assert ac.get("apu.avail") is True
+    return ac
+
+
+def test_an_apu_fire_in_flight_waits_for_the_crew_and_goes_out_after_the_agent():
+    ac = _cruise_with_apu()
+    ac.inject_failure("fire_apu")
+    ac.advance(20.0)
+    assert ac.get("apu.running") is True
+    assert ac.get("fire.apu_agent_discharged") is False
+    assert _lines(ac, "APU FIRE") == ["-APU FIRE P/B.......PUSH", "-AGENT AFTER 10S...DISCH", "-MASTER SW...........OFF"]
+    ac.set_control("APU FIRE", "RELEASED")
+    ac.advance(1.0)
+    assert ac.get("apu.running") is False
+    assert ac.get("elec.apu_gen_online") is False
+    assert ac.get("apu.bleed_valve_open") is False
+    assert _lines(ac, "APU FIRE") == ["-AGENT AFTER 9S....DISCH", "-MASTER SW...........OFF"]
+    ac.advance(9.0)
+    assert _lines(ac, "APU FIRE")[0] == "-AGENT.............DISCH"
+    ac.set_control("APU AGENT", "PUSH")
+    ac.set_control("APU MASTER SW", "OFF")
+    ac.advance(6.0)
+    assert ac.get("fire.apu_warning") is False
+    assert ac.ecam_titles() == []
+    assert ac.system_page("STATUS")["inop_sys"] == ["APU"]
+
+
+def test_an_egt_over_temperature_makes_the_ecb_shut_the_apu_down():
+    ac = build("apu_running")
+    ac.inject_failure("apu_egt_overtemp_shutdown")
+    ac.advance(1.0)
+    assert ac.get("apu.running") is True  # the EGT is still climbing to the ECB limit
+    ac.advance(5.0)
+    assert ac.get("apu.running") is False
+    assert ac.get("apu.fault") is True
+    assert ac.get("elec.apu_gen_online") is False
+    assert ac.ecam_titles() == ["APU AUTO SHUT DOWN"]
+    assert ac.system_page("APU")["master_fault_light"] is True
+
+
+def test_a_low_oil_pressure_shutdown_latches_the_fault_until_master_sw_off():
+    ac = build("apu_running")
+    ac.inject_failure("apu_low_oil_pressure_shutdown")
+    ac.advance(1.0)
+    assert ac.get("apu.fault") is True
+    ac.set_control("APU MASTER SW", "OFF")
+    ac.advance(1.0)
+    assert ac.get("apu.fault") is False
+    assert ac.ecam_titles() == []
+
+
+def test_an_apu_that_fails_to_light_aborts_its_start():
+    ac = build("cold_dark")
+    ac.set_control("BAT 1", "AUTO")
+    ac.set_control("BAT 2", "AUTO")
+    ac.inject_failure("apu_no_start")
+    ac.set_control("APU MASTER SW", "ON")
+    ac.advance(5.0)
+    ac.set_control("APU START", "ON")
+    ac.advance(30.0)
+    assert ac.get("apu.avail") is False
+    assert ac.get("apu.fault") is True
+    assert ac.get("controls.APU START") == "OFF"
+    assert ac.ecam_titles() == ["APU AUTO SHUT DOWN"]
+
+
+def test_the_apu_stops_60_s_after_master_sw_off_when_its_bleed_was_used():
+    ac = build("apu_running")
+    assert ac.get("apu.bleed_valve_open") is True
+    ac.set_control("APU BLEED", "OFF")
+    ac.set_control("APU MASTER SW", "OFF")
+    ac.advance(59.0)
+    assert ac.get("apu.running") is True
+    ac.advance(1.2)
+    assert ac.get("apu.running") is False

@@ -1,0 +1,258 @@
+"""Engines: flame-out and relight, damage, oil, dual failure (domain reference §1.5, §4 N3-N7)."""
+
+from a320bench.server.sim import build
+
+
+def _lines(ac, title):
+    for a in ac.read_ecam()["alerts"]:
+        if a["title"] == title:
+            return a["lines"]
+    raise AssertionError(f"{title} not displayed; shown: {ac.ecam_titles()}")
+
+
+def test_a_flame_out_in_cruise_shows_eng_1_fail_once_the_core_runs_down():
+    ac = build("cruise")
+    ac.inject_failure("eng1_flameout")
+    ac.advance(2.0)
+    assert ac.get("eng1.running") is False
+    assert ac.ecam_titles() == []  # N2 still above idle: the core is running down
+    ac.advance(6.0)
+    assert ac.ecam_titles() == ["ENG 1 FAIL"]
+    assert ac.read_ecam()["master_caution"] is True
+    assert _lines(ac, "ENG 1 FAIL") == ["-ENG MODE SEL........IGN", "-THR LEVER 1........IDLE", ".IF NO RELIGHT AFTER 30S"]
+    assert "LAND ASAP (AMBER)" in ac.read_ecam()["memos"]
+
+
+def test_eng_fail_shows_the_damage_branches_30_s_after_the_alert():
+    ac = build("cruise")
+    ac.inject_failure("eng1_flameout")
+    ac.advance(8.0)
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.advance(30.0)
+    assert _lines(ac, "ENG 1 FAIL") == [
+        ".IF NO RELIGHT AFTER 30S",
+        "-ENG MASTER 1........OFF",
+        ".IF DAMAGE :",
+        "-ENG 1 FIRE P/B.....PUSH",
+        "-AGENT1 AFTER 10S..DISCH",
+        ".IF NO DAMAGE :",
+        "-ENG 1 RELIGHT..CONSIDER",
+    ]
+    assert ac.read_ecam()["memos"][:2] == ["LAND ASAP (AMBER)", "IGNITION"]
+
+
+def test_a_flame_out_relights_after_master_off_then_on_with_ignition():
+    ac = build("cruise")
+    ac.inject_failure("eng1_flameout")
+    ac.advance(8.0)
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.set_control("ENG MASTER 1", "OFF")
+    ac.advance(2.0)
+    assert "ENG 1 SHUT DOWN" in ac.ecam_titles()
+    assert ac.active_failures() == []
+    ac.set_control("ENG MASTER 1", "ON")
+    ac.advance(30.0)
+    assert ac.get("eng1.running") is True
+    assert ac.get("eng1.n2_pct") == 66.0  # flight idle
+    assert ac.get("elec.gen_1_online") is True
+    assert ac.ecam_titles() == []
+
+
+def test_a_flame_out_does_not_relight_without_ignition():
+    ac = build("cruise")
+    ac.inject_failure("eng1_flameout")
+    ac.advance(8.0)
+    ac.set_control("ENG MASTER 1", "OFF")
+    ac.advance(2.0)
+    ac.set_control("ENG MASTER 1", "ON")
+    ac.advance(30.0)
+    assert ac.get("eng1.running") is False
+    assert ac.get("eng1.ignition") is False
+    assert ac.ecam_titles()[0] == "ENG 1 FAIL"
+
+
+def test_a_damaged_engine_shows_a_seized_core_and_high_vibration_and_does_not_relight():
+    ac = build("cruise")
+    ac.inject_failure("eng2_flameout_damage")
+    ac.advance(20.0)
+    page = ac.system_page("ENG")["ENG 2"]
+    assert page["n2_pct"] == 0.0
+    assert page["n1_pct"] == 24.3  # the fan windmills
+    assert page["vib_n1"] == 9.0
+    assert page["vib_advisory"] is True
+    assert ac.system_page("ENG")["ENG 1"]["vib_advisory"] is False
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("ENG MASTER 2", "OFF")
+    ac.advance(2.0)
+    ac.set_control("ENG MASTER 2", "ON")
+    ac.advance(30.0)
+    assert ac.get("eng2.running") is False
+    assert ac.active_failures() == ["eng2_flameout_damage"]
+
+
+def test_the_damage_branch_fire_pb_and_agent_clear_eng_fail_and_leave_eng_shut_down():
+    ac = build("cruise")
+    ac.inject_failure("eng2_flameout_damage")
+    ac.advance(40.0)
+    ac.set_control("THR LEVER 2", "IDLE")
+    ac.set_control("ENG MASTER 2", "OFF")
+    ac.set_control("ENG 2 FIRE", "RELEASED")
+    ac.advance(10.0)
+    assert _lines(ac, "ENG 2 FAIL") == ["-ENG MODE SEL........IGN", ".IF NO RELIGHT AFTER 30S", ".IF DAMAGE :",
+                                        "-AGENT 1...........DISCH"]
+    ac.set_control("ENG 2 AGENT 1", "PUSH")
+    ac.advance(1.0)
+    assert ac.ecam_titles() == ["ENG 2 SHUT DOWN"]
+
+
+def test_an_engine_shut_down_in_flight_drops_its_generator_and_shows_eng_shut_down():
+    ac = build("cruise")
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.set_control("ENG MASTER 1", "OFF")
+    ac.advance(10.0)
+    assert ac.get("elec.gen_1_online") is False
+    assert ac.get("elec.ac_bus_1_source") == "GEN 2"
+    assert ac.ecam_titles()[0] == "ENG 1 SHUT DOWN"
+    assert _lines(ac, "ENG 1 SHUT DOWN") == ["-ENG MODE SEL........IGN", ".IF NO FUEL LEAK :", "-IMBALANCE.......MONITOR",
+                                             "-TCAS MODE SEL........TA"]
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("TCAS MODE SEL", "TA")
+    ac.advance(1.0)
+    assert _lines(ac, "ENG 1 SHUT DOWN") == [".IF NO FUEL LEAK :", "-IMBALANCE.......MONITOR"]
+    assert ac.system_page("STATUS")["procedures"][0] == "CAT 3 SINGLE ONLY"
+
+
+def test_a_dual_flame_out_glides_and_shows_eng_all_engines_failure_first():
+    ac = build("cruise")
+    ac.inject_failure("eng_dual_flameout")
+    ac.advance(15.0)
+    assert ac.get("flight.vs_fpm") == -1800
+    assert ac.ecam_titles()[0] == "ENG ALL ENGINES FAILURE"
+    assert "ENG 1 FAIL" not in ac.ecam_titles()
+    ecam = ac.read_ecam()
+    assert ecam["master_warning"] is True
+    assert ecam["memos"][0] == "LAND ASAP (RED)"
+    assert ac.get("elec.emer_gen_online") is True
+    assert _lines(ac, "ENG ALL ENGINES FAILURE") == [
+        "OPT RELIGHT SPD..280/.77",
+        "-THR LEVERS.........IDLE",
+        "GLDG DIST: 2NM/1000FT",
+        "-DIVERSION......INITIATE",
+        "-ALL ENG FAIL PROC..APPLY",
+    ]
+
+
+def test_the_all_engines_failure_asks_for_emer_elec_pwr_while_the_emer_gen_is_off_line():
+    ac = build("cruise")
+    ac.inject_failure("eng_dual_flameout")
+    ac.advance(6.0)
+    assert ac.get("elec.emer_gen_online") is False
+    assert _lines(ac, "ENG ALL ENGINES FAILURE")[0] == "-EMER ELEC PWR....MAN ON"
+
+
+def test_after_a_dual_flame_out_each_engine_relights_after_its_own_master_cycle():
+    ac = build("cruise")
+    ac.inject_failure("eng_dual_flameout")
+    ac.advance(15.0)
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.set_control("THR LEVER 2", "IDLE")
+    ac.set_control("ENG MASTER 1", "OFF")
+    ac.advance(1.0)
+    ac.set_control("ENG MASTER 1", "ON")
+    ac.advance(30.0)
+    assert ac.get("eng1.running") is True
+    assert ac.get("eng2.running") is False
+    assert ac.ecam_titles()[0] == "ENG 2 FAIL"
+    assert ac.active_failures() == ["eng_dual_flameout"]
+    ac.set_control("ENG MASTER 2", "OFF")
+    ac.advance(1.0)
+    ac.set_control("ENG MASTER 2", "ON")
+    ac.advance(30.0)
+    assert ac.get("eng2.running") is True
+    assert ac.active_failures() == []
+
+
+def test_oil_low_pressure_is_a_red_warning_that_clears_once_the_engine_is_shut_down():
+    ac = build("cruise")
+    ac.inject_failure("eng2_oil_pressure_loss")
+    ac.advance(8.0)
+    assert ac.get("eng2.oil_press_psi") < 13.0
+    assert ac.ecam_titles() == ["ENG 2 OIL LO PR"]
+    assert ac.read_ecam()["master_warning"] is True
+    assert _lines(ac, "ENG 2 OIL LO PR") == ["-THR LEVER 2........IDLE", "-ENG MASTER 2........OFF"]
+    ac.set_control("THR LEVER 2", "IDLE")
+    ac.advance(5.0)
+    assert _lines(ac, "ENG 2 OIL LO PR") == ["-ENG MASTER 2........OFF"]
+    ac.set_control("ENG MASTER 2", "OFF")
+    ac.advance(2.0)
+    assert ac.ecam_titles() == ["ENG 2 SHUT DOWN"]
+
+
+def test_oil_hi_temp_clears_at_idle_when_the_overheat_depends_on_power():
+    ac = build("cruise")
+    ac.inject_failure("eng1_oil_overheat")
+    ac.advance(40.0)
+    assert ac.get("eng1.oil_temp_c") > 155.0
+    assert ac.ecam_titles() == ["ENG 1 OIL HI TEMP"]
+    assert _lines(ac, "ENG 1 OIL HI TEMP") == ["-THR LEVER 1........IDLE"]
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.advance(10.0)
+    assert ac.get("eng1.oil_temp_c") < 155.0
+    assert ac.ecam_titles() == []
+
+
+def test_a_persistent_oil_hi_temp_asks_for_master_off_after_30_s_at_idle():
+    ac = build("cruise")
+    ac.inject_failure("eng1_oil_overheat_persistent")
+    ac.advance(40.0)
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.advance(29.8)
+    assert _lines(ac, "ENG 1 OIL HI TEMP") == []
+    ac.advance(0.2)
+    assert _lines(ac, "ENG 1 OIL HI TEMP") == [".IF UNSUCCESSFUL :", "-ENG MASTER 1........OFF"]
+    ac.set_control("ENG MASTER 1", "OFF")
+    ac.advance(30.0)
+    assert "ENG 1 OIL HI TEMP" not in ac.ecam_titles()
+    assert ac.ecam_titles()[0] == "ENG 1 SHUT DOWN"
+
+
+def test_steady_cruise_engines_are_not_transient_and_three_hours_take_few_steps():
+    ac = build("cruise")
+    ac.advance(600.0)
+    assert ac.eng.transient is False
+    ticks = ac.ticks
+    ac.advance(10800.0)
+    assert ac.ticks - ticks <= 10800 / 5 + 25  # 5 s steps, a few fine ticks for fuel transfers and the like
+    assert ac.ecam_titles() == []
+
+
+def test_an_engine_start_on_ground_reaches_idle_with_the_start_valve_closed():
+    ac = build("apu_running")
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("ENG MASTER 2", "ON")
+    ac.advance(5.0)
+    assert ac.get("eng2.start_valve_open") is True
+    assert ac.get("eng2.starting") is True
+    ac.advance(55.0)
+    assert ac.get("eng2.running") is True
+    assert ac.get("eng2.start_valve_open") is False
+    assert ac.get("eng2.n2_pct") == 58.0
+    assert ac.ecam_titles() == []
+
+
+def test_an_engine_failure_scenario_is_deterministic():
+    def run():
+        ac = build("cruise")
+        ac.inject_failure("eng_dual_flameout")
+        ac.advance(15.0)
+        ac.set_control("ENG MODE", "IGN START")
+        ac.set_control("ENG MASTER 1", "OFF")
+        ac.advance(1.0)
+        ac.set_control("ENG MASTER 1", "ON")
+        ac.advance(60.0)
+        return ac.state_hash(), ac.read_ecam(), ac.system_page("ENG")
+
+    assert run() == run()
