@@ -130,7 +130,7 @@ class Apu:
         if abs(self.egt_c - egt_target) < 1.0:
             self.egt_c = egt_target
         self.bleed_valve_open = (
-            self.avail and c["APU BLEED"] == "ON" and not fire_pb and not ac.bleed.apu_leak_isolated
+            self.avail and c["APU BLEED"] == "ON" and not fire_pb and not ac.bleed.apu_valve_leak_closure
         )
         if self.bleed_valve_open:
             self.bleed_used = True
