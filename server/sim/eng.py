@@ -322,7 +322,8 @@ class Engines:
                 "n1_pct": round(e.n1_pct, 1),
                 "n2_pct": round(e.n2_pct, 1),
                 "egt_c": round(e.egt_c),
-                "ff_kgh": round(e.ff_kgh),
+                # As the flow meter reads it: a leak downstream of the meter shows as high FF for the N1.
+                "ff_kgh": round(ac.fuel.metered_ff_kgh(e.n)),
                 "oil_press_psi": round(e.oil_press_psi),
                 "oil_temp_c": round(e.oil_temp_c),
                 "oil_qty_qt": round(e.oil_qty_qt, 1),
@@ -331,7 +332,7 @@ class Engines:
                 "vib_advisory": e.vib_advisory,
                 "start_valve": "OPEN" if e.start_valve_open else "CLOSED",
                 "ignition": "ON" if e.ignition else "OFF",
-                "fuel_used_kg": round(e.fuel_used_kg),
+                "fuel_used_kg": round(ac.fuel.used_kg[e.n - 1]),
             }
         out["limits"] = {"oil_press_min_psi": OIL_LO_PR_PSI, "oil_temp_max_c": OIL_HI_TEMP_C, "egt_max_c": EGT_MAX_C,
                          "vib_n1_advisory": VIB_N1_ADVISORY, "vib_n2_advisory": VIB_N2_ADVISORY}

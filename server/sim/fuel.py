@@ -1,11 +1,23 @@
-"""Fuel (ATA 28): tanks, pumps, mode selector, crossfeed, LP valves, burn.
+"""Fuel (ATA 28): tanks, pumps, mode selector, crossfeed, LP valves, burn, leaks.
 
-STUB: contract only; the fuel model is being built. Engines read
-`engine_fed(n)`; the fire system and ENG MASTER close the LP valves.
+Five tanks (outer/inner cells per wing, centre; domain reference §1.3) and two
+engine feed lines. Line 1 (left) is pressurised by L TK PUMP 1/2 and CTR TK
+PUMP 1, line 2 (right) by R TK PUMP 1/2 and CTR TK PUMP 2 (ceo layout); the
+crossfeed valve joins the two lines. Centre pumps deliver more pressure than
+wing pumps, so while one runs on a line (or across an open crossfeed) its
+engine burns centre fuel. A line with no pump pressure is gravity fed from its
+own inner cell (wing fuel only). When an inner cell falls to 750 kg, that
+wing's outer-cell transfer valves latch open and the outer fuel runs in.
+
+Burn is a linear integrator: the tick draws each consumer's fuel from its
+sources in priority order and moves any shortfall to the next source, so a
+5 s fast-forward step stays mass-conserving. There is no leak sensor: a leak
+only shows as tank quantities, fuel used and fuel flow (FUEL page).
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -14,23 +26,315 @@ from .catalog import Control, Failure
 if TYPE_CHECKING:
     from .aircraft import Aircraft
 
-CONTROLS: tuple[Control, ...] = ()
-FAILURES: tuple[Failure, ...] = ()
+ON_OFF = ("ON", "OFF")
+
+TANK_PUMPS = ("L TK PUMP 1", "L TK PUMP 2", "R TK PUMP 1", "R TK PUMP 2", "CTR TK PUMP 1", "CTR TK PUMP 2")
+
+CONTROLS = (
+    Control("L TK PUMP 1", "FUEL", ON_OFF, "OFF", description="Left wing tank pump 1"),
+    Control("L TK PUMP 2", "FUEL", ON_OFF, "OFF", description="Left wing tank pump 2"),
+    Control("R TK PUMP 1", "FUEL", ON_OFF, "OFF", description="Right wing tank pump 1"),
+    Control("R TK PUMP 2", "FUEL", ON_OFF, "OFF", description="Right wing tank pump 2"),
+    Control("CTR TK PUMP 1", "FUEL", ON_OFF, "OFF", description="Centre tank pump 1 (feeds the left engine feed line)"),
+    Control("CTR TK PUMP 2", "FUEL", ON_OFF, "OFF", description="Centre tank pump 2 (feeds the right engine feed line)"),
+    Control("FUEL MODE SEL", "FUEL", ("AUTO", "MAN"), "AUTO",
+            description="Centre tank pumps: automatic sequencing (AUTO) or by their pushbuttons (MAN)"),
+    Control("X FEED", "FUEL", ("OFF", "ON"), "OFF", description="Crossfeed valve joining the left and right engine feed lines"),
+)
+
+FAILURES = (
+    Failure("fuel_l_tk_pump_1_fail", 28, "FUEL", "Left wing tank pump 1 delivers no pressure"),
+    Failure("fuel_l_tk_pump_2_fail", 28, "FUEL", "Left wing tank pump 2 delivers no pressure"),
+    Failure("fuel_r_tk_pump_1_fail", 28, "FUEL", "Right wing tank pump 1 delivers no pressure"),
+    Failure("fuel_r_tk_pump_2_fail", 28, "FUEL", "Right wing tank pump 2 delivers no pressure"),
+    Failure("fuel_ctr_tk_pump_1_fail", 28, "FUEL", "Centre tank pump 1 delivers no pressure"),
+    Failure("fuel_ctr_tk_pump_2_fail", 28, "FUEL", "Centre tank pump 2 delivers no pressure"),
+    Failure("fuel_ctr_tk_auto_ctl_fail", 28, "FUEL", "Centre tank pump automatic control fails: in AUTO the centre pumps stay off"),
+    Failure("fuel_xfeed_valve_stuck_closed", 28, "FUEL", "Crossfeed valve motor fails: the valve stays closed"),
+    Failure("fuel_left_engine_leak", 28, "FUEL", "Fuel leak on engine 1 / pylon, downstream of the fuel flow meter"),
+    Failure("fuel_right_engine_leak", 28, "FUEL", "Fuel leak on engine 2 / pylon, downstream of the fuel flow meter"),
+    Failure("fuel_left_wing_tank_leak", 28, "FUEL", "Left inner wing tank structural leak"),
+    Failure("fuel_right_wing_tank_leak", 28, "FUEL", "Right inner wing tank structural leak"),
+)
+
+FAILURE_IDS = frozenset(fl.id for fl in FAILURES)
+_NO_FAILURES: frozenset[str] = frozenset()
+
+TANKS = ("left_outer", "left_inner", "center", "right_inner", "right_outer")
+# Capacity and the standard load (kg): wings full, centre part-filled (A320neo per FBW docs, approx.).
+CAPACITY_KG = {"left_outer": 690.0, "left_inner": 5500.0, "center": 6600.0, "right_inner": 5500.0, "right_outer": 690.0}
+STANDARD_LOAD_KG = {"left_outer": 690.0, "left_inner": 5500.0, "center": 3000.0, "right_inner": 5500.0, "right_outer": 690.0}
+SIDES = ("left", "right")
+
+PUMP_TANK = {"L TK PUMP 1": "left_inner", "L TK PUMP 2": "left_inner", "R TK PUMP 1": "right_inner",
+             "R TK PUMP 2": "right_inner", "CTR TK PUMP 1": "center", "CTR TK PUMP 2": "center"}
+PUMP_FAILURE = {p: "fuel_" + p.lower().replace(" ", "_") + "_fail" for p in TANK_PUMPS}
+WING_PUMPS = (("L TK PUMP 1", "L TK PUMP 2"), ("R TK PUMP 1", "R TK PUMP 2"))
+CTR_PUMPS = ("CTR TK PUMP 1", "CTR TK PUMP 2")
+
+OUTER_XFR_TRIGGER_KG = 750.0  # inner cell low level opens the outer transfer valves (latched)
+OUTER_XFR_KGS = 1.0  # gravity transfer, ~11 min for a full outer cell
+WING_LO_LVL_KG = 750.0  # wing tank (inner + outer) low level
+AUTO_FEED_WING_KG = 5000.0  # MODE SEL FAULT: a wing tank below this...
+AUTO_FEED_CTR_KG = 250.0  # ...while the centre still holds more than this
+ENGINE_LEAK_KGH = 1500.0
+TANK_LEAK_KGH = 1500.0
+APU_BURN_KGH = 120.0
+XFEED_TRAVEL_S = 2.0
+
+
+# (pump, AC bus index, may run from GEN 1 directly, centre pump, failure id, tank)
+_PUMP_TABLE = tuple(
+    (p, int(p[-1]) - 1, p in ("L TK PUMP 1", "R TK PUMP 1"),
+     p in CTR_PUMPS, PUMP_FAILURE[p], PUMP_TANK[p])
+    for p in TANK_PUMPS
+)
+_CTR = ["center"]
+_INNER = (["left_inner"], ["right_inner"])
+_OUTER = ("left_outer", "right_outer")
+_MASTER = ("ENG MASTER 1", "ENG MASTER 2")
+_ENG_LEAK = ("fuel_left_engine_leak", "fuel_right_engine_leak")
+_TANK_LEAK = ("fuel_left_wing_tank_leak", "fuel_right_wing_tank_leak")
+
+
+def _feed(xf: bool, ctr1: bool, ctr2: bool, wing_l: bool, wing_r: bool):
+    """Per line: the tank groups it draws from, whether pumps pressurise it, and a label."""
+    out = []
+    for i in (0, 1):
+        lines = (0, 1) if xf else (i,)
+        g: list[list[str]] = []
+        if any((ctr1, ctr2)[j] for j in lines):
+            g.append(_CTR)
+        wings = [_INNER[j][0] for j in lines if (wing_l, wing_r)[j]]
+        if wings:
+            g.append(wings)
+        label = ""
+        if g:
+            label = "CTR TK" if g[0] is _CTR else "+".join(t[0].upper() for t in g[0]) + " TK"
+        out.append((g + [_INNER[i]], bool(g), label))
+    return tuple(x[0] for x in out), tuple(x[1] for x in out), tuple(x[2] for x in out)
+
+
+_FEED = {k: _feed(*k) for k in itertools.product((False, True), repeat=5)}
+
+
+def _draw(q: dict[str, float], amount: float, groups: list[list[str]]) -> float:
+    """Take `amount` kg from the tanks, group by group, shared equally inside a group.
+
+    Returns what could not be supplied.
+    """
+    first = groups[0]
+    if len(first) == 1 and q[first[0]] >= amount:  # the usual case: one tank, enough fuel
+        q[first[0]] -= amount
+        return 0.0
+    for group in groups:
+        tanks = [t for t in group if q[t] > 0.0]
+        while amount > 1e-9 and tanks:
+            share = amount / len(tanks)
+            for t in tanks:
+                take = min(share, q[t])
+                q[t] -= take
+                amount -= take
+            tanks = [t for t in tanks if q[t] > 0.0]
+        if amount <= 1e-9:
+            return 0.0
+    return max(0.0, amount)
 
 
 @dataclass(slots=True)
 class Fuel:
+    qty_kg: dict[str, float] = field(default_factory=lambda: dict(STANDARD_LOAD_KG))
+    pump_cmd: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(TANK_PUMPS, False))
+    pump_press: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(TANK_PUMPS, False))
+    faulty_pumps: tuple[str, ...] = ()  # selected ON, powered and wanted, but no pressure
+    abnormal: bool = False  # a pump fault or a wing tank below 5000 kg (the FUEL alerts test this first)
+    xfeed_pos: float = 0.0  # 0 closed .. 1 open
+    outer_xfr_open: list[bool] = field(default_factory=lambda: [False, False])
+    lp_open: list[bool] = field(default_factory=lambda: [False, False])
+    line_press: list[bool] = field(default_factory=lambda: [False, False])
+    feed_src: list[str] = field(default_factory=lambda: ["", ""])  # per engine: CTR TK / L TK / R TK / L+R TK / GRAVITY
+    used_kg: list[float] = field(default_factory=lambda: [0.0, 0.0])  # metered, since engine start
+    ff_kgh: list[float] = field(default_factory=lambda: [0.0, 0.0])  # metered
+    fob_at_start_kg: float = sum(STANDARD_LOAD_KG.values())
     transient: bool = False
-    _fed: list = field(default_factory=lambda: [False, False])
+    _fed: list[bool] = field(default_factory=lambda: [False, False])
 
+    # ---- queries other systems use -------------------------------------------------
     def lp_valve_open(self, n: int, ac: Aircraft) -> bool:
         return ac.controls[f"ENG MASTER {n}"] == "ON" and not ac.fire.eng_fire_pb_released(n)
 
     def engine_fed(self, n: int) -> bool:
         return self._fed[n - 1]
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        self._fed = [self.lp_valve_open(1, ac), self.lp_valve_open(2, ac)]
+    def metered_ff_kgh(self, n: int) -> float:
+        """Engine n fuel flow as the flow meter reads it (includes a leak downstream of it)."""
+        return self.ff_kgh[n - 1]
 
+    @property
+    def fob_kg(self) -> float:
+        return sum(self.qty_kg.values())
+
+    @property
+    def xfeed_open(self) -> bool:
+        return self.xfeed_pos >= 1.0
+
+    def wing_kg(self, side: int) -> float:
+        s = SIDES[side]
+        return self.qty_kg[f"{s}_inner"] + self.qty_kg[f"{s}_outer"]
+
+    def gravity_feed(self, n: int) -> bool:
+        return self.feed_src[n - 1] == "GRAVITY"
+
+    def update(self, dt: float, ac: Aircraft) -> None:
+        c = ac.controls
+        ff = ac.failures & FAILURE_IDS if ac.failures else _NO_FAILURES
+        fl = ac.flight
+        el = ac.elec
+        eng = ac.eng.engines
+        q = self.qty_kg
+        changed = False
+
+        # Pumps: pump 1s on AC BUS 1 (L/R TK PUMP 1 straight from GEN 1 with GEN 1 LINE OFF), pump 2s on AC BUS 2.
+        bus = (bool(el.ac_bus[0]), bool(el.ac_bus[1]))
+        gen1_direct = c["GEN 1 LINE"] == "OFF" and el.gen_avail[0]
+        # AUTO: centre pumps run in flight (slats retracted) while the centre tank has fuel.
+        ctr_run = (c["FUEL MODE SEL"] == "MAN"
+                   or (not fl.on_ground and q["center"] > 0.0 and "fuel_ctr_tk_auto_ctl_fail" not in ff))
+        cmd_d = self.pump_cmd
+        press_d = self.pump_press
+        pumps_changed = False
+        for pump, b, direct, is_ctr, fail, tank in _PUMP_TABLE:
+            cmd = c[pump] == "ON" and (bus[b] or (direct and gen1_direct)) and (ctr_run or not is_ctr)
+            press = cmd and fail not in ff and q[tank] > 0.0
+            if cmd != cmd_d[pump] or press != press_d[pump]:
+                pumps_changed = True
+                cmd_d[pump] = cmd
+                press_d[pump] = press
+        if pumps_changed:
+            changed = True
+            self.faulty_pumps = tuple(p for p in TANK_PUMPS if cmd_d[p] and not press_d[p])
+
+        # Crossfeed valve (motor driven, ~2 s travel).
+        want = 1.0 if c["X FEED"] == "ON" and "fuel_xfeed_valve_stuck_closed" not in ff else 0.0
+        if self.xfeed_pos != want:
+            step = dt / XFEED_TRAVEL_S
+            self.xfeed_pos = min(want, self.xfeed_pos + step) if want > self.xfeed_pos else max(want, self.xfeed_pos - step)
+            changed = True
+        xf = self.xfeed_pos >= 1.0
+
+        # Feed lines: which tanks pressurise each line (centre first, then wing pumps), then
+        # gravity / suction from the line's own inner cell.
+        groups, pressed, labels = _FEED[(
+            xf,
+            press_d["CTR TK PUMP 1"], press_d["CTR TK PUMP 2"],
+            press_d["L TK PUMP 1"] or press_d["L TK PUMP 2"], press_d["R TK PUMP 1"] or press_d["R TK PUMP 2"],
+        )]
+
+        # Engines: LP valve, feed and metered flow.
+        for i in (0, 1):
+            lp = c[_MASTER[i]] == "ON" and not ac.fire.eng_fire_pb_released(i + 1)
+            own = q[_INNER[i][0]] > 0.0
+            fed = lp and (pressed[i] or own)
+            src = (labels[i] if pressed[i] else "GRAVITY") if fed else ""
+            if (lp != self.lp_open[i] or fed != self._fed[i] or src != self.feed_src[i]
+                    or pressed[i] != self.line_press[i]):
+                changed = True
+                self.lp_open[i] = lp
+                self._fed[i] = fed
+                self.feed_src[i] = src
+                self.line_press[i] = pressed[i]
+            flow = eng[i].ff_kgh + (ENGINE_LEAK_KGH if _ENG_LEAK[i] in ff else 0.0) if fed else 0.0
+            self.ff_kgh[i] = flow
+            if flow > 0.0:
+                kg = flow * dt / 3600.0
+                self.used_kg[i] += kg - _draw(q, kg, groups[i])
+
+        # APU: from the left line (its own fuel pump when the line has no pressure).
+        if ac.apu.running:
+            _draw(q, APU_BURN_KGH * dt / 3600.0, groups[0])
+
+        # Tank leaks; outer cell transfer (valves latch open at inner low level).
+        for i in (0, 1):
+            inner, outer = _INNER[i][0], _OUTER[i]
+            if _TANK_LEAK[i] in ff:
+                q[inner] = max(0.0, q[inner] - TANK_LEAK_KGH * dt / 3600.0)
+            if q[inner] < OUTER_XFR_TRIGGER_KG and not self.outer_xfr_open[i]:
+                self.outer_xfr_open[i] = True
+                changed = True
+            if self.outer_xfr_open[i] and q[outer] > 0.0:
+                move = min(q[outer], OUTER_XFR_KGS * dt, CAPACITY_KG[inner] - q[inner])
+                q[outer] -= move
+                q[inner] += move
+
+        # Fuel used resets at engine start (on ground, no engine running yet).
+        if fl.on_ground and not eng[0].running and not eng[1].running:
+            self.used_kg[0] = self.used_kg[1] = 0.0
+            self.fob_at_start_kg = self.fob_kg
+
+        self.transient = changed
+        self.abnormal = bool(self.faulty_pumps) or min(self.wing_kg(0), self.wing_kg(1)) < AUTO_FEED_WING_KG
+
+    # ---- read-outs ----------------------------------------------------------------
     def vars(self) -> dict[str, object]:
-        return {}
+        q = self.qty_kg
+        v: dict[str, object] = {f"fuel.{t}_kg": round(q[t], 1) for t in TANKS}
+        v["fuel.fob_kg"] = round(self.fob_kg, 1)
+        v["fuel.wing_imbalance_kg"] = round(abs(self.wing_kg(0) - self.wing_kg(1)), 1)
+        v["fuel.fob_at_engine_start_kg"] = round(self.fob_at_start_kg, 1)
+        for i in (0, 1):
+            n = i + 1
+            v[f"fuel.eng_{n}_used_kg"] = round(self.used_kg[i], 1)
+            v[f"fuel.eng_{n}_ff_kgh"] = round(self.ff_kgh[i])
+            v[f"fuel.eng_{n}_fed"] = self._fed[i]
+            v[f"fuel.eng_{n}_gravity_feed"] = self.gravity_feed(n)
+            v[f"fuel.eng_{n}_feed_source"] = self.feed_src[i]
+            v[f"fuel.lp_valve_{n}_open"] = self.lp_open[i]
+            v[f"fuel.{SIDES[i]}_line_pressurised"] = self.line_press[i]
+            v[f"fuel.{SIDES[i]}_outer_xfr_open"] = self.outer_xfr_open[i]
+        for p in TANK_PUMPS:
+            v["fuel." + p.lower().replace(" ", "_") + "_press_ok"] = self.pump_press[p]
+        v["fuel.xfeed_valve_open"] = self.xfeed_open
+        return v
+
+    def pump_fault(self, pump: str) -> bool:
+        """FAULT light: the pump should deliver (selected ON, powered, not stopped by AUTO) but does not."""
+        return pump in self.faulty_pumps
+
+    def auto_feed_fault(self, ac: Aircraft) -> bool:
+        """MODE SEL FAULT: a wing tank below 5000 kg while the centre tank holds more than 250 kg."""
+        running = any(e.running for e in ac.eng.engines)
+        return running and self.qty_kg["center"] > AUTO_FEED_CTR_KG and min(self.wing_kg(0), self.wing_kg(1)) < AUTO_FEED_WING_KG
+
+    def wing_lo_lvl(self, side: int) -> bool:
+        return self.wing_kg(side) < WING_LO_LVL_KG
+
+    def page(self, ac: Aircraft) -> dict[str, object]:
+        c = ac.controls
+        q = self.qty_kg
+        pumps = {}
+        for p in TANK_PUMPS:
+            state = "LO PR" if self.pump_fault(p) else ("ON" if self.pump_press[p] else "OFF")
+            pumps[p] = {"pb": c[p], "state": state, "fault_light": self.pump_fault(p)}
+        valve = "OPEN" if self.xfeed_open else ("CLOSED" if self.xfeed_pos == 0.0 else "IN TRANSIT")
+        return {
+            "tanks_kg": {"L OUTER": round(q["left_outer"]), "L INNER": round(q["left_inner"]), "CTR": round(q["center"]),
+                         "R INNER": round(q["right_inner"]), "R OUTER": round(q["right_outer"])},
+            "fob_kg": round(self.fob_kg),
+            "fob_at_engine_start_kg": round(self.fob_at_start_kg),
+            "fuel_used_kg": {"ENG 1": round(self.used_kg[0]), "ENG 2": round(self.used_kg[1]),
+                             "TOTAL": round(self.used_kg[0] + self.used_kg[1])},
+            "fuel_flow_kgh": {"ENG 1": round(self.ff_kgh[0]), "ENG 2": round(self.ff_kgh[1])},
+            "pumps": pumps,
+            "FUEL MODE SEL": {"selector": c["FUEL MODE SEL"], "fault_light": self.auto_feed_fault(ac)},
+            "X FEED": {"pb": c["X FEED"], "valve": valve},
+            "outer_transfer_valves": {"LEFT": "OPEN" if self.outer_xfr_open[0] else "CLOSED",
+                                      "RIGHT": "OPEN" if self.outer_xfr_open[1] else "CLOSED"},
+            "engine_feed": {f"ENG {i + 1}": {"lp_valve": "OPEN" if self.lp_open[i] else "CLOSED",
+                                             "source": self.feed_src[i] or "NONE"} for i in (0, 1)},
+        }
+
+    def inop(self, ac: Aircraft) -> list[str]:
+        return list(self.faulty_pumps)
+
+    def memos(self, ac: Aircraft) -> list[str]:
+        return ["FUEL X FEED"] if self.xfeed_pos > 0.0 or ac.controls["X FEED"] == "ON" else []

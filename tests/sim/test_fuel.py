@@ -1,0 +1,303 @@
+"""Fuel: tanks, burn sequence, pumps, crossfeed, gravity feed, leaks (domain reference §1.3, §4 F1-F8)."""
+
+import json
+import time
+
+from a320bench.server.sim import build
+from a320bench.server.sim.fuel import FAILURES
+
+CENTRE_EMPTY_S = 7200.0  # in cruise the standard load's 3000 kg of centre fuel is gone after about 1.3 h
+
+
+def _lines(ac, title):
+    for a in ac.read_ecam()["alerts"]:
+        if a["title"] == title:
+            return a["lines"]
+    raise AssertionError(f"{title} not displayed; shown: {ac.ecam_titles()}")
+
+
+def _wing_burn_cruise():
+    """Cruise with the centre tank already used up: the wing pumps feed the engines."""
+    ac = build("cruise")
+    ac.advance(CENTRE_EMPTY_S)
+    assert ac.get("fuel.center_kg") == 0.0
+    return ac
+
+
+def test_the_standard_load_is_full_wings_and_3000_kg_in_the_centre():
+    ac = build("cold_dark")
+    assert [ac.get(f"fuel.{t}_kg") for t in ("left_outer", "left_inner", "center", "right_inner", "right_outer")] == [
+        690.0, 5500.0, 3000.0, 5500.0, 690.0]
+    assert ac.get("fuel.fob_kg") == 15380.0
+    assert ac.get("fuel.eng_1_fed") is False  # ENG MASTER OFF: LP valve closed
+
+
+def test_centre_fuel_burns_first_in_auto():
+    ac = build("cruise")
+    inner = (ac.get("fuel.left_inner_kg"), ac.get("fuel.right_inner_kg"))
+    centre, used = ac.get("fuel.center_kg"), ac.get("fuel.eng_1_used_kg") + ac.get("fuel.eng_2_used_kg")
+    ac.advance(600.0)
+    assert (ac.get("fuel.left_inner_kg"), ac.get("fuel.right_inner_kg")) == inner
+    burned = ac.get("fuel.eng_1_used_kg") + ac.get("fuel.eng_2_used_kg") - used
+    assert round(centre - ac.get("fuel.center_kg")) == round(burned) == 393
+    assert ac.get("fuel.eng_1_feed_source") == "CTR TK"
+    assert ac.get("fuel.eng_2_feed_source") == "CTR TK"
+    assert ac.ecam_titles() == []
+
+
+def test_in_auto_the_centre_pumps_stay_off_on_ground_so_the_wing_tanks_feed_the_engines():
+    ac = build("engines_running")
+    assert ac.get("fuel.eng_1_feed_source") == "L TK"
+    assert ac.get("fuel.eng_2_feed_source") == "R TK"
+    assert ac.system_page("FUEL")["pumps"]["CTR TK PUMP 1"] == {"pb": "ON", "state": "OFF", "fault_light": False}
+    ac.set_control("FUEL MODE SEL", "MAN")
+    ac.advance(1.0)
+    assert ac.get("fuel.eng_1_feed_source") == "CTR TK"
+
+
+def test_once_the_centre_tank_is_empty_the_wing_tanks_take_over_without_an_alert():
+    ac = _wing_burn_cruise()
+    assert ac.get("fuel.eng_1_feed_source") == "L TK"
+    assert ac.get("fuel.eng_2_feed_source") == "R TK"
+    assert ac.get("fuel.left_outer_kg") == 690.0  # outer cells wait for the inner cell's 750 kg
+    assert ac.get("fuel.wing_imbalance_kg") < 5.0
+    assert ac.ecam_titles() == []
+
+
+def test_a_left_tank_pump_failure_with_the_other_pump_running_keeps_engine_1_fed():
+    ac = _wing_burn_cruise()
+    ac.inject_failure("fuel_l_tk_pump_1_fail")
+    ac.advance(2.0)
+    assert ac.ecam_titles() == ["FUEL L TK PUMP 1 LO PR"]
+    assert _lines(ac, "FUEL L TK PUMP 1 LO PR") == ["-L TK PUMP 1.........OFF"]
+    assert ac.get("fuel.eng_1_fed") is True
+    assert ac.get("fuel.eng_1_feed_source") == "L TK"
+    assert ac.get("fuel.eng_1_gravity_feed") is False
+    assert ac.system_page("FUEL")["pumps"]["L TK PUMP 1"] == {"pb": "ON", "state": "LO PR", "fault_light": True}
+    ac.set_control("L TK PUMP 1", "OFF")
+    ac.advance(2.0)
+    assert ac.ecam_titles() == []
+    assert ac.get("eng1.running") is True
+
+
+def test_both_left_pumps_failed_put_engine_1_on_gravity_feed():
+    ac = _wing_burn_cruise()
+    ac.inject_failure("fuel_l_tk_pump_1_fail")
+    ac.inject_failure("fuel_l_tk_pump_2_fail")
+    ac.advance(2.0)
+    assert ac.ecam_titles() == ["FUEL L TK PUMP 1+2 LO PR"]
+    assert _lines(ac, "FUEL L TK PUMP 1+2 LO PR") == [
+        ".IF NO FUEL LEAK:", "-FUEL X FEED..........ON", "-L TK PUMP 1.........OFF", "-L TK PUMP 2.........OFF"]
+    assert ac.get("fuel.eng_1_fed") is True
+    assert ac.get("fuel.eng_1_gravity_feed") is True
+    assert ac.system_page("FUEL")["engine_feed"]["ENG 1"] == {"lp_valve": "OPEN", "source": "GRAVITY"}
+
+
+def test_both_left_pumps_failed_and_x_feed_on_feed_engine_1_from_the_right_tank():
+    ac = _wing_burn_cruise()
+    ac.inject_failure("fuel_l_tk_pump_1_fail")
+    ac.inject_failure("fuel_l_tk_pump_2_fail")
+    ac.advance(2.0)
+    ac.set_control("X FEED", "ON")
+    ac.advance(1.0)
+    assert ac.system_page("FUEL")["X FEED"] == {"pb": "ON", "valve": "IN TRANSIT"}
+    ac.advance(2.0)
+    assert ac.get("fuel.xfeed_valve_open") is True
+    assert ac.get("fuel.eng_1_feed_source") == "R TK"
+    assert ac.get("fuel.eng_1_gravity_feed") is False
+    assert "FUEL X FEED" in ac.read_ecam()["memos"]
+    assert _lines(ac, "FUEL L TK PUMP 1+2 LO PR") == [
+        ".IF NO FUEL LEAK:", "-L TK PUMP 1.........OFF", "-L TK PUMP 2.........OFF"]
+    ac.set_control("L TK PUMP 1", "OFF")
+    ac.advance(1.0)
+    assert ac.ecam_titles() == ["FUEL L TK PUMP 1+2 LO PR"]  # one pump OFF does not make it a single-pump caution
+    ac.set_control("L TK PUMP 2", "OFF")
+    ac.advance(1.0)
+    assert ac.ecam_titles() == []
+    left, right = ac.get("fuel.left_inner_kg"), ac.get("fuel.right_inner_kg")
+    ac.advance(600.0)
+    assert ac.get("fuel.left_inner_kg") == left
+    assert round(right - ac.get("fuel.right_inner_kg")) == 393
+    assert ac.get("eng1.running") is True and ac.get("eng2.running") is True
+
+
+def test_a_failed_centre_pump_leaves_the_other_to_feed_both_engines_through_the_crossfeed():
+    ac = build("cruise")
+    ac.inject_failure("fuel_ctr_tk_pump_1_fail")
+    ac.advance(2.0)
+    assert ac.ecam_titles() == ["FUEL CTR TK PUMP 1 LO PR"]
+    assert _lines(ac, "FUEL CTR TK PUMP 1 LO PR") == [
+        ".IF NO FUEL LEAK:", "-FUEL X FEED..........ON", "-CTR TK PUMP 1.......OFF"]
+    assert ac.get("fuel.eng_1_feed_source") == "L TK"
+    ac.set_control("X FEED", "ON")
+    ac.advance(3.0)
+    assert ac.get("fuel.eng_1_feed_source") == "CTR TK"
+    assert _lines(ac, "FUEL CTR TK PUMP 1 LO PR") == ["-CTR TK PUMP 1.......OFF"]
+
+
+def test_both_centre_pumps_failed_make_the_centre_fuel_unusable():
+    ac = build("cruise")
+    ac.inject_failure("fuel_ctr_tk_pump_1_fail")
+    ac.inject_failure("fuel_ctr_tk_pump_2_fail")
+    ac.advance(2.0)
+    assert ac.ecam_titles() == ["FUEL CTR TK PUMPS LO PR"]
+    assert _lines(ac, "FUEL CTR TK PUMPS LO PR") == [
+        "-CTR TK PUMP 1.......OFF", "-CTR TK PUMP 2.......OFF", "CTR TK FUEL UNUSABLE"]
+    centre = ac.get("fuel.center_kg")
+    ac.advance(600.0)
+    assert ac.get("fuel.center_kg") == centre
+
+
+def test_a_failed_centre_auto_control_gives_auto_feed_fault_and_man_mode_restores_centre_feed():
+    ac = build("cruise")
+    ac.inject_failure("fuel_ctr_tk_auto_ctl_fail")
+    ac.advance(3000.0)
+    assert ac.ecam_titles() == []
+    ac.advance(700.0)
+    assert ac.get("fuel.left_inner_kg") + ac.get("fuel.left_outer_kg") < 5000.0
+    assert ac.ecam_titles() == ["FUEL AUTO FEED FAULT"]
+    assert _lines(ac, "FUEL AUTO FEED FAULT") == ["-FUEL MODE SEL.......MAN"]
+    assert ac.system_page("FUEL")["FUEL MODE SEL"] == {"selector": "AUTO", "fault_light": True}
+    ac.set_control("FUEL MODE SEL", "MAN")
+    ac.advance(2.0)
+    assert ac.get("fuel.eng_1_feed_source") == "CTR TK"
+    assert _lines(ac, "FUEL AUTO FEED FAULT") == []
+    # In MAN the crew switches the centre pumps off once the tank is empty.
+    ac.advance(5000.0)
+    assert ac.get("fuel.center_kg") == 0.0
+    assert ac.ecam_titles() == ["FUEL CTR TK PUMPS LO PR"]
+    assert _lines(ac, "FUEL CTR TK PUMPS LO PR") == ["-CTR TK PUMP 1.......OFF", "-CTR TK PUMP 2.......OFF"]
+
+
+def test_a_left_engine_leak_makes_the_left_inner_tank_drop_faster_than_the_right_without_an_alert():
+    ac = build("cruise")
+    ac.set_control("CTR TK PUMP 1", "OFF")
+    ac.set_control("CTR TK PUMP 2", "OFF")
+    ac.advance(5.0)
+    left, right = ac.get("fuel.left_inner_kg"), ac.get("fuel.right_inner_kg")
+    ac.inject_failure("fuel_left_engine_leak")
+    ac.advance(600.0)
+    assert round(left - ac.get("fuel.left_inner_kg")) == 446
+    assert round(right - ac.get("fuel.right_inner_kg")) == 196
+    # The leak is downstream of the flow meter: FF is high for the same N1.
+    assert ac.get("eng1.n1_pct") == ac.get("eng2.n1_pct")
+    page = ac.system_page("FUEL")
+    assert page["fuel_flow_kgh"] == {"ENG 1": 2678, "ENG 2": 1178}
+    assert 245 <= page["fuel_used_kg"]["ENG 1"] - page["fuel_used_kg"]["ENG 2"] <= 255  # 1500 kg/h for 10 min
+    assert ac.ecam_titles() == []  # no leak sensor
+
+
+def test_shutting_down_engine_1_isolates_an_engine_1_leak():
+    ac = build("cruise")
+    ac.set_control("CTR TK PUMP 1", "OFF")
+    ac.set_control("CTR TK PUMP 2", "OFF")
+    ac.inject_failure("fuel_left_engine_leak")
+    ac.advance(60.0)
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.set_control("ENG MASTER 1", "OFF")
+    ac.advance(5.0)
+    assert ac.get("fuel.lp_valve_1_open") is False
+    assert ac.get("fuel.eng_1_ff_kgh") == 0
+    left = ac.get("fuel.left_inner_kg")
+    ac.advance(600.0)
+    assert ac.get("fuel.left_inner_kg") == left
+
+
+def test_a_wing_tank_leak_shows_as_fob_plus_fuel_used_below_the_engine_start_figure():
+    ac = build("cruise")
+    ac.inject_failure("fuel_left_wing_tank_leak")
+    ac.advance(1200.0)
+    page = ac.system_page("FUEL")
+    missing = page["fob_at_engine_start_kg"] - page["fob_kg"] - page["fuel_used_kg"]["TOTAL"]
+    assert 495 <= missing <= 505  # 1500 kg/h for 20 min
+    assert page["tanks_kg"]["L INNER"] < page["tanks_kg"]["R INNER"] - 490
+    assert page["fuel_flow_kgh"] == {"ENG 1": 1178, "ENG 2": 1178}
+
+
+def test_a_left_wing_leak_ends_in_wing_tk_lo_lvl_after_the_outer_cell_has_transferred():
+    ac = _wing_burn_cruise()
+    ac.inject_failure("fuel_left_wing_tank_leak")
+    ac.advance(5400.0)
+    assert ac.get("fuel.left_outer_xfr_open") is True
+    assert ac.get("fuel.right_outer_xfr_open") is False
+    assert ac.get("fuel.left_outer_kg") < 690.0
+    ac.advance(1200.0)
+    assert ac.get("fuel.left_inner_kg") + ac.get("fuel.left_outer_kg") < 750.0
+    assert ac.ecam_titles() == ["FUEL L WING TK LO LVL"]
+    # Centre tank empty: no MODE SEL MAN line.
+    assert _lines(ac, "FUEL L WING TK LO LVL") == [
+        ".IF NO FUEL LEAK AND", "FUEL IMBALANCE:", "-FUEL X FEED..........ON",
+        "-L TK PUMP 1.........OFF", "-L TK PUMP 2.........OFF"]
+    ac.set_control("X FEED", "ON")
+    ac.set_control("L TK PUMP 1", "OFF")
+    ac.set_control("L TK PUMP 2", "OFF")
+    ac.advance(3.0)
+    assert _lines(ac, "FUEL L WING TK LO LVL") == []
+    assert ac.get("fuel.eng_1_feed_source") == "R TK"
+
+
+def test_the_eng_1_fire_pb_closes_the_engine_1_lp_valve():
+    ac = build("cruise")
+    ac.set_control("ENG 1 FIRE", "RELEASED")
+    ac.advance(1.0)
+    assert ac.get("fuel.lp_valve_1_open") is False
+    assert ac.get("fuel.eng_1_fed") is False
+    assert ac.get("fuel.lp_valve_2_open") is True
+
+
+def test_a_stuck_crossfeed_valve_shows_closed_with_the_pb_on():
+    ac = _wing_burn_cruise()
+    ac.inject_failure("fuel_xfeed_valve_stuck_closed")
+    ac.set_control("X FEED", "ON")
+    ac.advance(5.0)
+    assert ac.system_page("FUEL")["X FEED"] == {"pb": "ON", "valve": "CLOSED"}
+    assert ac.get("fuel.eng_1_feed_source") == "L TK"
+
+
+def test_the_fuel_page_shows_tanks_totals_flows_and_feed():
+    ac = build("cruise")
+    page = ac.system_page("FUEL")
+    assert set(page) >= {"tanks_kg", "fob_kg", "fob_at_engine_start_kg", "fuel_used_kg", "fuel_flow_kgh", "pumps",
+                         "FUEL MODE SEL", "X FEED", "outer_transfer_valves", "engine_feed"}
+    assert page["fob_kg"] == sum(page["tanks_kg"].values())
+    assert page["engine_feed"]["ENG 1"] == {"lp_valve": "OPEN", "source": "CTR TK"}
+
+
+def test_fuel_pages_and_ecam_never_show_a_failure_id():
+    ids = [f.id for f in FAILURES]
+    for fid in ids:
+        ac = build("cruise")
+        ac.inject_failure(fid)
+        ac.advance(60.0)
+        text = json.dumps([ac.read_ecam(), ac.system_page("FUEL"), ac.system_page("STATUS"), ac.list_controls()])
+        assert not any(i in text for i in ids), fid
+
+
+def test_the_fuel_model_is_deterministic():
+    def run():
+        ac = build("cruise")
+        ac.inject_failure("fuel_left_engine_leak")
+        ac.inject_failure("fuel_r_tk_pump_2_fail")
+        ac.advance(1800.0)
+        ac.set_control("X FEED", "ON")
+        ac.advance(3600.0)
+        return ac.state_hash(), ac.snapshot()
+
+    (h1, s1), (h2, s2) = run(), run()
+    assert h1 == h2
+    assert {k: v for k, v in s1.items() if k.startswith("fuel.")} == {k: v for k, v in s2.items() if k.startswith("fuel.")}
+
+
+def test_steady_cruise_fast_forwards_and_three_hours_stay_cheap():
+    ac = build("cruise")
+    ac.advance(600.0)
+    assert ac.fuel.transient is False
+    assert ac.hyd.transient is False
+    ticks = ac.ticks
+    t = time.perf_counter()
+    ac.advance(10800.0)
+    wall = time.perf_counter() - t
+    assert ac.ticks - ticks <= 10800 / 5 + 25  # the centre tank running dry costs a few fine ticks
+    assert wall < 1.0
+    assert ac.ecam_titles() == []
+    assert ac.get("fuel.center_kg") == 0.0
