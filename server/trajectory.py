@@ -12,6 +12,10 @@ Events (each a JSON object with `type`, `ts` wall-clock ISO time, `schema_versio
     client_report   what an external client (claude -p) reported about itself
     final           end reason, report_done payload, success evaluation, final ECAM
 
+An external client's bridge appends `client_report` after the server's `final`,
+and on an infrastructure error a superseding `final` (reason `client_error`):
+readers use the last `final`.
+
 This module is pure (json only) so that offline scoring can read trajectories
 without importing the simulator or MCP.
 """
@@ -115,12 +119,19 @@ def read_events(path: str | Path, warn=None) -> Iterator[dict[str, Any]]:
             raise ValueError(f"{p}: line {i + 1} is not valid JSON") from None
 
 
+INFRA_ERRORS = ("provider_error", "client_error", "harness_error")
+
+
 def is_complete(path: str | Path) -> bool:
-    """A trajectory with a `final` event (used by resume)."""
+    """A trajectory whose last `final` is a result (used by resume: infrastructure errors are rerun)."""
+    last = None
     try:
-        return any(e.get("type") == "final" for e in read_events(path))
+        for e in read_events(path):
+            if e.get("type") == "final":
+                last = e
     except (OSError, ValueError):
         return False
+    return last is not None and last.get("reason") not in INFRA_ERRORS
 
 
 def write_json_atomic(path: str | Path, data: Any) -> None:

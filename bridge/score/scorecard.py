@@ -224,8 +224,9 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         tags=[str(t) for t in scenario.get("tags") or []] if isinstance(scenario.get("tags"), list) else [],
         model=model_label(meta, client_report),
         provider=meta.get("provider"),
-        run_index=meta.get("run_index"),
-        episode_id=meta.get("episode_id"),
+        # A served episode's meta comes from the server; the client bridge knows the run.
+        run_index=meta.get("run_index", (client_report or {}).get("run_index")),
+        episode_id=meta.get("episode_id", (client_report or {}).get("episode_id")),
         status=status,
         reason=reason,
         outcome=outcome,

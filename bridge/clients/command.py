@@ -1,0 +1,91 @@
+"""The `--client cmd --client-cmd '...'` arm: any MCP client, from a command template.
+
+The template is split like a shell would (shlex) but never run by one; in each
+argument the placeholders are replaced, in one pass (a value that contains a
+placeholder is not expanded again):
+
+    {config}         path of the MCP config JSON ({"mcpServers": {<server>: {...}}})
+    {prompt}         the scenario's task prompt
+    {system_prompt}  the profile's locked instructions
+    {server}         the server's name in the config
+
+e.g. --client-cmd 'my-agent --mcp {config} --system {system_prompt} --task {prompt}'.
+The client's stdout is kept beside the trajectory (<run>.cmd.log); what it
+reports about tokens and cost is not known, so those stay empty. A non-zero exit
+is an infrastructure error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+from pathlib import Path
+from typing import Any
+
+from .locate import ClientNotFound
+from .process import ProcessOutcome
+
+PLACEHOLDER = re.compile(r"\{(config|prompt|system_prompt|server)\}")
+
+
+class TemplateError(ValueError):
+    pass
+
+
+def parse_template(template: str) -> list[str]:
+    try:
+        parts = shlex.split(template)
+    except ValueError as e:
+        raise TemplateError(f"--client-cmd cannot be split into arguments: {e}") from None
+    if not parts:
+        raise TemplateError("--client-cmd is empty")
+    if not any("{config}" in p for p in parts):
+        raise TemplateError("--client-cmd must pass {config} (the MCP config of each episode's server) "
+                            "to the client")
+    return parts
+
+
+def substitute(parts: list[str], values: dict[str, str]) -> list[str]:
+    return [PLACEHOLDER.sub(lambda m: values[m.group(1)], p) for p in parts]
+
+
+class CommandClient:
+    name = "cmd"
+    transcript_suffix = ".cmd.log"
+    system_prompt_mode = "template"
+
+    def __init__(self, template: str, model: str | None, timeout_s: float):
+        self.template = template
+        self.parts = parse_template(template)
+        self.model = model
+        self.timeout_s = timeout_s
+
+    def locate(self) -> Path:
+        prog = self.parts[0]
+        if os.sep in prog:
+            p = Path(prog).expanduser()
+            if p.is_file() and os.access(p, os.X_OK):
+                return p
+            raise ClientNotFound(f"--client-cmd: {prog} is not an executable file")
+        found = shutil.which(prog)
+        if not found:
+            raise ClientNotFound(f"--client-cmd: {prog} not found on PATH")
+        return Path(found)
+
+    def argv(self, exe: Path, *, config: Path, prompt: str, system_prompt: str, server: str) -> list[str]:
+        values = {"config": str(config), "prompt": prompt, "system_prompt": system_prompt, "server": server}
+        return [str(exe), *substitute(self.parts[1:], values)]
+
+    def environment(self) -> dict[str, str]:
+        return {}
+
+    def report(self, transcript: Path, outcome: ProcessOutcome, server: str,
+               tools: list[str]) -> tuple[dict[str, Any], list[str]]:
+        fields: dict[str, Any] = {"model": self.model, "requested_model": self.model, "template": self.template,
+                                  "usage": None, "cost_usd": None, "permission_denials": None, "mcp_status": None}
+        errors = []
+        if not (outcome.start_error or outcome.timed_out) and outcome.exit_code != 0:
+            errors.append(f"{self.parts[0]} exited with code {outcome.exit_code}")
+        return fields, errors

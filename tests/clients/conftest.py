@@ -1,0 +1,55 @@
+"""Fixtures of the external-client tests: the real `claude` offline against a fake Messages API."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.anthropic_server import FakeAnthropic
+from tests.fakes.node_tools import require
+
+# Claude Code's offline recipe (shared/notes/real-clients.md): no update checks, telemetry or side traffic.
+OFFLINE_ENV = {
+    "ANTHROPIC_API_KEY": "dummy",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "ENABLE_TOOL_SEARCH": "false",
+}
+
+
+@dataclass
+class ClaudeBed:
+    exe: Path
+    home: Path
+    monkeypatch: pytest.MonkeyPatch
+
+    @contextmanager
+    def api(self, script: list, **kw) -> Iterator[FakeAnthropic]:
+        """A fake Messages API serving `script`, with ANTHROPIC_BASE_URL pointing at it."""
+        with FakeAnthropic(script, **kw) as fake:
+            self.monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+            yield fake
+
+
+@pytest.fixture
+def claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ClaudeBed:
+    """The pinned claude, a fresh HOME, no credentials or Claude settings from the caller's environment."""
+    exe = require("claude")
+    home = tmp_path / "home"
+    home.mkdir()
+    for key in list(os.environ):
+        if key.startswith(("ANTHROPIC_", "CLAUDE_", "AWS_", "GOOGLE_", "VERTEX_")) or key == "A320_BENCH_CLAUDE":
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    for key, value in OFFLINE_ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("A320_BENCH_CLAUDE", str(exe))
+    return ClaudeBed(exe, home, monkeypatch)

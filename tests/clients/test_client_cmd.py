@@ -1,0 +1,74 @@
+"""`--client cmd`: any MCP client from a command template -- here a small Python client over the
+mcp SDK's stdio transport (tests/clients/scripted_mcp_client.py). No Node needed."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from a320bench.bridge import exitcodes
+from a320bench.bridge.clients.command import TemplateError, parse_template, substitute
+from a320bench.bridge.score.scorecard import score_file
+from a320bench.server.surface.profiles import load_profile
+from tests.clients.client_bed import events, last, run, tool_calls, trajectory
+
+CLIENT = Path(__file__).with_name("scripted_mcp_client.py")
+PROCEDURE = [["read_ecam", {}],
+             ["set_control", {"control": "GEN 1", "position": "OFF"}],
+             ["set_control", {"control": "GEN 1", "position": "ON"}],
+             ["set_control", {"control": "GEN 1", "position": "OFF"}],
+             ["report_done", {"diagnosis": "GEN 1 fault, reset unsuccessful", "actions_summary": "GEN 1 off, on, off"}]]
+
+
+def python_cmd(*args: str) -> str:
+    return shlex.join([sys.executable, *args])
+
+
+@pytest.mark.slow
+def test_a_command_template_client_flies_the_procedure_through_serve(tmp_path):
+    template = python_cmd(str(CLIENT), "{config}", "{server}", json.dumps(PROCEDURE)) + \
+        " --prompt {prompt} --system {system_prompt}"
+    out = tmp_path / "out"
+    rc = run(out, "--client", "cmd", "--client-cmd", template, "--client-model", "py-sdk")
+    assert rc == exitcodes.OK
+
+    path = trajectory(out, "cmd-py-sdk")
+    evs = events(path)
+    assert [[n, a] for n, a in tool_calls(evs)] == PROCEDURE
+    assert [e["type"] for e in evs][-2:] == ["final", "client_report"]
+    final = last(evs, "final")
+    assert final["reason"] == "agent_done" and final["success"]["passed"] is True
+    report = evs[-1]
+    assert report["error"] is None and report["exit_code"] == 0
+    assert (report["client"], report["model"], report["usage"], report["cost_usd"]) == ("cmd", "py-sdk", None, None)
+    assert report["invocation"]["argv"][0] == sys.executable
+
+    # Each placeholder became exactly one argument, newlines and quotes intact, no shell in between.
+    log = path.with_name("cmd-py-sdk__run000.cmd.log")
+    given = json.loads(log.read_text().splitlines()[0])
+    assert given == {"prompt": evs[0]["scenario"]["task_prompt"], "system": load_profile("benchmark").instructions}
+
+    card = score_file(path)
+    assert (card.status, card.compliant_success, card.model) == ("valid", True, "cmd/py-sdk")
+
+
+@pytest.mark.parametrize("template, message", [
+    ("my-client '{config}", "cannot be split into arguments"),
+    ("my-client --prompt {prompt}", "must pass {config}"),
+])
+def test_a_bad_command_template_is_a_usage_error_before_any_episode(tmp_path, capsys, template, message):
+    assert run(tmp_path / "out", "--client", "cmd", "--client-cmd", template) == exitcodes.USAGE
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(TemplateError, match="is empty"):
+        parse_template("  ")
+
+
+def test_placeholders_are_replaced_in_one_pass_inside_each_argument():
+    parts = parse_template("client --mcp={config} -p {prompt} '{server} x' {unknown}")
+    values = {"config": "/c.json", "prompt": "fly {server}", "system_prompt": "s", "server": "a320"}
+    assert substitute(parts, values) == ["client", "--mcp=/c.json", "-p", "fly {server}", "a320 x", "{unknown}"]

@@ -1,0 +1,84 @@
+"""Infrastructure errors every external client shares -- not found, killed at its wall-clock
+limit, a failing exit -- and a broken scenario that never reaches a client. No Node needed: the
+"clients" here are a missing claude and small Python commands."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from a320bench.bridge import exitcodes
+from a320bench.bridge.cli import main
+from a320bench.bridge.score.scorecard import score_file
+from tests.clients.client_bed import SCENARIO, events, run, trajectory
+
+
+def python_cmd(*args: str) -> str:
+    return shlex.join([sys.executable, *args])
+
+
+def test_claude_not_found_is_one_clear_line_and_a_client_error_per_episode(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("A320_BENCH_CLAUDE", str(tmp_path / "no" / "claude"))
+    out = tmp_path / "out"
+    rc = run(out, "--client", "claude", "--runs", "2")
+    assert rc == exitcodes.CLIENT_ERROR
+
+    err = [line for line in capsys.readouterr().err.splitlines() if "client_error" in line]
+    assert len(err) == 1  # the same message for every episode is printed once
+    assert "claude not found: A320_BENCH_CLAUDE=" in err[0] and "npm install -g @anthropic-ai/claude-code" in err[0]
+    for r in (0, 1):
+        evs = events(trajectory(out, "claude", r))
+        # The client never reached a server: the bridge opened the record itself, then closed it as an error.
+        assert [e["type"] for e in evs] == ["meta", "setup", "client_report", "final"]
+        assert evs[0]["client"] == "claude" and evs[0]["run_index"] == r
+        assert evs[-1]["reason"] == "client_error" and evs[-1]["client_error"].startswith("claude not found")
+        assert score_file(trajectory(out, "claude", r)).status == "client_error"
+
+
+@pytest.mark.slow
+def test_a_client_over_its_wall_clock_limit_is_killed_with_its_whole_process_group(tmp_path):
+    pid_file = tmp_path / "grandchild.pid"
+    hang = ("import subprocess, sys, time; p = subprocess.Popen(['sleep', '60']); "
+            "open(sys.argv[1], 'w').write(str(p.pid)); time.sleep(60)")
+    template = python_cmd("-c", hang, str(pid_file), "{config}")
+    out = tmp_path / "out"
+    rc = run(out, "--client", "cmd", "--client-cmd", template, "--client-timeout", "1.5")
+    assert rc == exitcodes.CLIENT_ERROR
+    evs = events(trajectory(out, "cmd"))
+    report, final = evs[-2], evs[-1]
+    assert report["timed_out"] is True and report["exit_code"] is None and report["wall_s"] < 6
+    assert "exceeded its wall-clock limit of 1.5 s" in report["error"]
+    assert final["reason"] == "client_error"
+    assert not _running(int(pid_file.read_text()))  # the client's own child went with it
+
+
+def test_a_client_that_fails_is_a_client_error_and_the_command_is_on_record(tmp_path):
+    out = tmp_path / "out"
+    rc = run(out, "--client", "cmd", "--client-cmd", python_cmd("-c", "raise SystemExit(3)", "{config}"))
+    assert rc == exitcodes.CLIENT_ERROR
+    report = events(trajectory(out, "cmd"))[-2]
+    assert report["exit_code"] == 3 and "exited with code 3" in report["error"]
+    assert report["invocation"]["argv"][1:3] == ["-c", "raise SystemExit(3)"]
+
+
+def test_a_scenario_that_fails_its_gate_never_reaches_the_client(tmp_path, monkeypatch):
+    # Were the client started, this run would end as client_error (claude is "not found").
+    monkeypatch.setenv("A320_BENCH_CLAUDE", str(tmp_path / "no" / "claude"))
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(SCENARIO.read_text().replace("must_appear: [ELEC GEN 1 FAULT]",
+                                                   "must_appear: [ELEC GEN 2 FAULT]"))
+    out = tmp_path / "out"
+    rc = main(["run", "--scenario", str(broken), "--client", "claude", "--out", str(out), "--no-progress"])
+    assert rc == exitcodes.INVALID_SCENARIO
+    evs = events(trajectory(out, "claude"))
+    assert [e["type"] for e in evs] == ["meta", "setup", "final"] and evs[-1]["reason"] == "invalid_scenario"
+
+
+def _running(pid: int) -> bool:
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return False
+    return stat.read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
