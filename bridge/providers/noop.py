@@ -1,0 +1,23 @@
+"""The noop provider: reads the ECAM and reports done. A floor: it never acts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tool_session import AgentTools
+from .base import AgentTask
+
+
+class NoopProvider:
+    name = "noop"
+    model = None
+
+    def meta(self) -> dict[str, Any]:
+        return {}
+
+    async def run(self, tools: AgentTools, task: AgentTask) -> str | None:
+        ecam = await tools.call("read_ecam")
+        titles = [a["title"] for a in ecam.data.get("alerts", [])] if isinstance(ecam.data, dict) else []
+        await tools.call("report_done", {"diagnosis": "; ".join(titles) or "nothing shown",
+                                         "actions_summary": "No action taken."})
+        return None

@@ -1,0 +1,48 @@
+"""Which scenarios a command works on: paths, the built-in catalogue, --task-id."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from a320bench.paths import PathSpecError, expand_paths
+
+
+def builtin_scenarios_dir() -> Path:
+    import a320bench.scenarios
+
+    return Path(a320bench.scenarios.__file__).parent
+
+
+def scenario_files(specs: list[str] | None) -> list[Path]:
+    """Scenario YAML files; the built-in catalogue when no path is given. Raises PathSpecError."""
+    if not specs:
+        return expand_paths([builtin_scenarios_dir()], (".yaml", ".yml"))
+    files = expand_paths(specs, (".yaml", ".yml"))
+    if not files:
+        raise PathSpecError(f"{' '.join(specs)}: no scenario files (*.yaml) found")
+    return files
+
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+def parse_task_ids(spec: str, count: int) -> list[int]:
+    """'0,3,5-7' -> [0, 3, 5, 6, 7]; each index must be below `count`."""
+    out: list[int] = []
+    for part in spec.split(","):
+        m = _RANGE.match(part)
+        if not m:
+            raise ValueError(f"--task-id: {part.strip()!r} is not an index or a range like 5-7")
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        if hi < lo:
+            raise ValueError(f"--task-id: range {part.strip()!r} runs backwards")
+        if hi >= count:
+            raise ValueError(f"--task-id: index {hi} is out of range (the selection has {count} scenarios: 0-{count - 1})")
+        out.extend(i for i in range(lo, hi + 1) if i not in out)
+    return out
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"

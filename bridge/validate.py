@@ -1,0 +1,91 @@
+"""`a320-bench validate`: check scenario files, then fly each ground truth with the scripted provider.
+
+Per scenario: gate passed, success reached, compliance full (the scripted
+run's ScoreCard is a compliant success). Exit 0 only if all hold; broken files
+get one line per problem and exit 2, before anything is flown.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from . import exitcodes
+from .cli import CliError
+
+
+def run_validate(args) -> int:
+    from a320bench.paths import PathSpecError
+
+    from .selection import scenario_files
+
+    try:
+        files = scenario_files(args.paths or None)
+    except PathSpecError as e:
+        raise CliError(str(e)) from None
+    from a320bench.server.scenario.loader import parse
+
+    scenarios, problems = [], []
+    ids: dict[str, str] = {}
+    for f in files:
+        sc, probs = parse(f)
+        problems += probs
+        if sc is not None and not probs:
+            if sc.id in ids:
+                problems.append(f"{f}: id: {sc.id!r} is already used by {ids[sc.id]}")
+                continue
+            ids[sc.id] = str(f)
+            scenarios.append(sc)
+    if problems:
+        for p in problems:
+            print(f"error: {p}", file=sys.stderr)
+        print(f"{len(problems)} problem(s) in {len(files)} file(s)", file=sys.stderr)
+        return exitcodes.USAGE
+
+    import anyio
+
+    rows = anyio.run(_fly_all, scenarios)
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"validate: {len(scenarios)} scenario(s)")
+    for col in ("scenario", "system", "phase", "gate", "success", "compliance", "note"):
+        table.add_column(col)
+    ok = True
+    for sc, gate, success, compliant, note in rows:
+        ok = ok and gate and success and compliant
+        mark = lambda b: "[green]pass[/]" if b else "[red]FAIL[/]"  # noqa: E731
+        table.add_row(sc.id, sc.system, sc.phase, mark(gate), mark(success), mark(compliant), note)
+    Console(width=160).print(table)
+    bad = sum(1 for r in rows if not (r[1] and r[2] and r[3]))
+    print(f"{len(rows) - bad} of {len(rows)} scenario(s) pass gate, success and compliance")
+    return exitcodes.OK if ok else exitcodes.FAILED_CHECKS
+
+
+async def _fly_all(scenarios):
+    from a320bench.server.surface.profiles import load_profile
+    from a320bench.server.trajectory import Recorder
+
+    from .providers.scripted import ScriptedProvider
+    from .runner import run_episode
+    from .score.scorecard import score_events
+
+    profile = load_profile("benchmark")
+    rows = []
+    for sc in scenarios:
+        recorder_events: list = []
+        # No file: the recorder keeps events in memory for scoring.
+        res = await run_episode(sc, ScriptedProvider(), profile=profile, path=None, episode_id=f"validate/{sc.id}",
+                                recorder_sink=recorder_events)
+        card = score_events(recorder_events, path=sc.id)
+        failed = [c for c in res.final.get("success", {}).get("criteria", []) if not c.get("passed")]
+        note = ""
+        if not res.gate_passed:
+            note = "gate: " + "; ".join(res.final.get("gate", {}).get("missing", []) or
+                                        res.final.get("gate", {}).get("unexpected", []))
+        elif failed:
+            c = failed[0]
+            note = f"{c.get('var') or c.get('titles')}: got {c.get('actual', c.get('present'))}"
+        elif not card.compliant_success:
+            note = f"completion {card.completion:.2f}, in order {card.in_order}, dangerous {card.dangerous}"
+        rows.append((sc, res.gate_passed, res.success, bool(card.compliant_success), note))
+    return rows

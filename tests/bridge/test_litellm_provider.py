@@ -1,0 +1,120 @@
+"""The litellm path end to end: real litellm against a fake OpenAI server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from a320bench.bridge import exitcodes
+from a320bench.bridge.cli import main
+from tests.fakes.openai_server import FakeOpenAI, tool_call
+
+SCENARIO = "scenarios/elec/gen1_fault_reset_fails.yaml"
+KEY = "sk-test-SECRET-0123456789abcdef"
+
+
+def events(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture
+def env_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("A320_BENCH_BACKOFF_BASE_S", "0.01")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    f = tmp_path / "creds.env"
+    f.write_text(f"# credentials for the fake server\nexport OPENAI_API_KEY=\"{KEY}\"\n")
+    return f
+
+
+def run(tmp_path, env_file, fake, *extra) -> int:
+    return main(["run", "--scenario", SCENARIO, "--model", "openai/fake-model", "--env-file", str(env_file),
+                 "--sampling", json.dumps({"api_base": fake.url, "temperature": 0}), "--out", str(tmp_path / "out"),
+                 "--no-progress", *extra])
+
+
+def test_a_model_flies_the_procedure_through_real_litellm_with_a_retry_and_a_nudge(tmp_path, env_file):
+    script = [
+        429,
+        {"tool_calls": [tool_call("read_ecam", {})]},
+        {"text": "The generator has tripped."},
+        {"tool_calls": [tool_call("set_control", {"control": "GEN 1", "position": "OFF"}),
+                        tool_call("set_control", {"control": "GEN 1", "position": "ON"})]},
+        {"tool_calls": [tool_call("set_control", {"control": "GEN 1", "position": "OFF"})]},
+        {"tool_calls": [tool_call("report_done", {"diagnosis": "GEN 1 fault, reset unsuccessful",
+                                                  "actions_summary": "GEN 1 off then on, then off"})]},
+    ]
+    with FakeOpenAI(script) as fake:
+        rc = run(tmp_path, env_file, fake)
+    assert rc == exitcodes.OK
+    traj = tmp_path / "out" / "elec_gen1_fault_reset_fails" / "openai_fake-model__run000.jsonl"
+    evs = events(traj)
+    types = [e["type"] for e in evs]
+    assert types.count("provider_retry") == 1
+    assert types.count("nudge") == 1
+    assert types.count("assistant") == 5
+    calls = [(e["name"], e["arguments"]) for e in evs if e["type"] == "tool_call"]
+    assert calls == [
+        ("read_ecam", {}),
+        ("set_control", {"control": "GEN 1", "position": "OFF"}),
+        ("set_control", {"control": "GEN 1", "position": "ON"}),
+        ("set_control", {"control": "GEN 1", "position": "OFF"}),
+        ("report_done", {"diagnosis": "GEN 1 fault, reset unsuccessful",
+                         "actions_summary": "GEN 1 off then on, then off"}),
+    ]
+    final = evs[-1]
+    assert final["type"] == "final"
+    assert final["reason"] == "agent_done"
+    assert final["success"]["passed"] is True
+    meta = evs[0]
+    assert meta["provider"] == "litellm" and meta["model"] == "openai/fake-model"
+    assert meta["litellm_version"] == "1.110.2"
+    assistants = [e for e in evs if e["type"] == "assistant"]
+    assert assistants[0]["usage"] == {"input_tokens": 102, "output_tokens": 10}
+    # The model saw the locked instructions and the task prompt, and our tools as functions.
+    first = fake.requests[1]["body"]
+    assert first["messages"][0]["role"] == "system"
+    assert "cruise at FL350" in first["messages"][1]["content"]
+    names = sorted(t["function"]["name"] for t in first["tools"])
+    assert names == ["list_controls", "read_ecam", "read_system_page", "report_done", "set_control", "wait"]
+    assert all("$ref" not in json.dumps(t) for t in first["tools"])
+    assert first["temperature"] == 0
+
+
+def test_a_persistent_500_ends_as_provider_error_and_keeps_the_partial_trajectory(tmp_path, env_file):
+    with FakeOpenAI([{"tool_calls": [tool_call("read_ecam", {})]}, 500], repeat_last=True) as fake:
+        rc = run(tmp_path, env_file, fake, "--max-retries", "2")
+    assert rc == exitcodes.PROVIDER_ERROR
+    evs = events(tmp_path / "out" / "elec_gen1_fault_reset_fails" / "openai_fake-model__run000.jsonl")
+    types = [e["type"] for e in evs]
+    assert types == ["meta", "setup", "assistant", "tool_call", "provider_retry", "provider_retry",
+                     "provider_error", "final"]
+    assert evs[-2]["attempts"] == 3
+    assert evs[-1]["reason"] == "provider_error"
+
+
+def test_the_api_key_never_reaches_any_output_file(tmp_path, env_file):
+    script = [{"tool_calls": [tool_call("report_done", {"diagnosis": "x", "actions_summary": "y"})]}]
+    with FakeOpenAI(script) as fake:
+        assert run(tmp_path, env_file, fake) == exitcodes.OK
+        assert fake.requests[0]["authorization"] == f"Bearer {KEY}"  # it was really used
+    files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert len(files) == 2  # the trajectory and the run record
+    for p in files:
+        assert KEY not in p.read_text(), p
+
+
+def test_an_unknown_model_id_is_one_clear_line_and_exit_2(capsys):
+    rc = main(["run", "--scenario", SCENARIO, "--model", "no-such-provider-xyz/model", "--no-progress"])
+    assert rc == exitcodes.USAGE
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "litellm does not know this model id" in err[0]
+
+
+def test_a_known_model_without_its_key_is_one_clear_line_and_exit_2(capsys, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    rc = main(["run", "--scenario", SCENARIO, "--model", "anthropic/claude-sonnet-4-5", "--no-progress"])
+    assert rc == exitcodes.USAGE
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ANTHROPIC_API_KEY" in err[0]
