@@ -42,7 +42,7 @@ def _loc(loc: tuple) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("StatePredicate", "EcamClear", "AfterTrigger", "WhenTrigger") or "[" in str(part):
+        elif part in ("StatePredicate", "EcamClear", "AfterTrigger", "WhenTrigger"):  # union tags, not fields
             continue
         else:
             out += ("." if out else "") + str(part)
@@ -73,7 +73,7 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
             if key in seen:
                 continue
             seen.add(key)
-            msg = err["msg"]
+            msg = err["msg"].removeprefix("Value error, ")
             if err["type"] == "missing":
                 msg = "required field is missing"
             elif err["type"] == "extra_forbidden":

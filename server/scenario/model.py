@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 SCHEMA_VERSION = 1
 
@@ -48,7 +48,16 @@ class EcamClear(Strict):
     ecam_clear_of: list[str] = Field(min_length=1, description="ECAM alert titles that must not be displayed.")
 
 
-SuccessCriterion = Union[StatePredicate, EcamClear]
+def _criterion_kind(v: object) -> str:
+    # Pick the branch by its key so a mistake reports one branch's errors, not both.
+    keys = v if isinstance(v, dict) else vars(v) if hasattr(v, "__dict__") else {}
+    return "EcamClear" if "ecam_clear_of" in keys else "StatePredicate"
+
+
+SuccessCriterion = Annotated[
+    Union[Annotated[StatePredicate, Tag("StatePredicate")], Annotated[EcamClear, Tag("EcamClear")]],
+    Discriminator(_criterion_kind),
+]
 
 
 class AfterTrigger(Strict):
@@ -60,9 +69,20 @@ class WhenTrigger(Strict):
     max_wait_s: float = Field(default=600, gt=0, le=3600, description="Bounded wait; the scenario is invalid if it never holds.")
 
 
+def _trigger_kind(v: object) -> str:
+    keys = v if isinstance(v, dict) else vars(v) if hasattr(v, "__dict__") else {}
+    return "WhenTrigger" if "when" in keys else "AfterTrigger"
+
+
+Trigger = Annotated[
+    Union[Annotated[AfterTrigger, Tag("AfterTrigger")], Annotated[WhenTrigger, Tag("WhenTrigger")]],
+    Discriminator(_trigger_kind),
+]
+
+
 class FailureSpec(Strict):
     id: str = Field(description="A failure id from the simulator's catalogue.")
-    trigger: AfterTrigger | WhenTrigger = Field(default_factory=lambda: AfterTrigger(after_s=0))
+    trigger: Trigger = Field(default_factory=lambda: AfterTrigger(after_s=0))
     settle_s: float = Field(default=3.0, ge=0, le=600, description="Simulated seconds after injection before the gate.")
     during_episode: bool = Field(default=False, description="Arm this failure to arrive while the agent is flying (after the gate).")
 
