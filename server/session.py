@@ -6,6 +6,7 @@ recorded as a `final` event with reason `invalid_scenario`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import platform
@@ -27,15 +28,21 @@ def scenario_hash(sc: Scenario) -> str:
     return sha256_text(json.dumps(sc.model_dump(mode="json"), sort_keys=True))
 
 
-def versions() -> dict[str, str | None]:
+@functools.cache
+def _versions() -> tuple[tuple[str, str | None], ...]:
     def v(dist: str) -> str | None:
         try:
             return metadata.version(dist)
         except metadata.PackageNotFoundError:
             return None
 
-    return {"a320-bench": v("a320-bench"), "mcp": v("mcp"), "litellm": v("litellm"), "pydantic": v("pydantic"),
-            "python": platform.python_version()}
+    return (("a320-bench", v("a320-bench")), ("mcp", v("mcp")), ("litellm", v("litellm")),
+            ("pydantic", v("pydantic")), ("python", platform.python_version()))
+
+
+def versions() -> dict[str, str | None]:
+    """Versions recorded in every trajectory (read once per process: metadata lookups are slow)."""
+    return dict(_versions())
 
 
 def open_episode(

@@ -84,8 +84,9 @@ class Recorder:
     def close(self) -> None:
         with self._lock:
             if self._fh is not None:
+                # flush, no fsync: written data survives a killed process (the page cache
+                # keeps it), and an fsync per episode would cost more than the episode's steps.
                 self._fh.flush()
-                os.fsync(self._fh.fileno())
                 self._fh.close()
                 self._fh = None
 
@@ -142,6 +143,4 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
         fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, p)
+    os.replace(tmp, p)  # atomic for readers and for a killed writer (no fsync: see Recorder.close)

@@ -1,0 +1,150 @@
+"""Episode-loop costs: per agent step, per episode, batch scaling and memory.
+
+    python bench/bench_run.py
+
+Targets (DESIGN.md): an agent step (scripted provider, in-memory MCP,
+trajectory written) <= 0.5 ms; fixed cost per episode beyond the simulator's
+setup <= 10 ms; with a fake model of fixed latency L, W workers finish T
+episodes within 1.15x of T*L*steps/W; one live episode <= 5 MB; `run
+--workers 64` (scripted) peaks below 1 GB RSS.
+"""
+
+from __future__ import annotations
+
+import gc
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import anyio
+
+from a320bench.bridge.providers.scripted import ScriptedProvider
+from a320bench.bridge.runner import run_episode
+from a320bench.server.scenario.harness import prepare
+from a320bench.server.scenario.loader import load
+from a320bench.server.surface.profiles import load_profile
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = ROOT / "scenarios" / "elec" / "gen1_fault_reset_fails.yaml"
+
+
+class LatencyProvider(ScriptedProvider):
+    """The scripted procedure, with a fixed think time before every tool call."""
+
+    name = "latency"
+
+    def __init__(self, latency_s: float):
+        self.latency_s = latency_s
+
+    async def run(self, tools, task):
+        real_call = tools.call
+
+        async def slow_call(name, args=None):
+            await anyio.sleep(self.latency_s)
+            return await real_call(name, args)
+
+        tools.call = slow_call
+        return await super().run(tools, task)
+
+
+async def episodes(n: int, provider, out: Path | None, workers: int = 1) -> tuple[float, int]:
+    sc = load(SCENARIO)
+    profile = load_profile("benchmark")
+    limiter = anyio.CapacityLimiter(workers)
+    calls = 0
+
+    async def one(i: int) -> None:
+        nonlocal calls
+        async with limiter:
+            path = out / f"{i}.jsonl" if out else None
+            res = await run_episode(sc, provider, profile=profile, path=path, run_index=i)
+            calls += res.final["tool_calls_used"]
+
+    t = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for i in range(n):
+            tg.start_soon(one, i)
+    return time.perf_counter() - t, calls
+
+
+def main() -> None:
+    sc = load(SCENARIO)
+    prepare(sc)  # build and cache the start state once
+    setup = statistics.median(_time(lambda: prepare(sc)) for _ in range(50))
+    with tempfile.TemporaryDirectory() as d:
+        anyio.run(episodes, 20, ScriptedProvider(), Path(d))  # warm up
+        n = 200
+        wall, calls = anyio.run(episodes, n, ScriptedProvider(), Path(d))
+    per_episode = wall / n
+    steps_per_episode = calls / n
+    # Separate fixed cost from per-step cost with a second, shorter procedure (noop: 2 calls).
+    from a320bench.bridge.providers.noop import NoopProvider
+
+    with tempfile.TemporaryDirectory() as d:
+        wall_noop, calls_noop = anyio.run(episodes, n, NoopProvider(), Path(d))
+    step = (wall - wall_noop) / (calls - calls_noop)
+    fixed = wall_noop / n - setup - step * calls_noop / n
+    print(f"scenario: {SCENARIO.relative_to(ROOT)} ({steps_per_episode:.0f} tool calls per scripted episode)")
+    print(f"  setup + injection + gate (simulator):    {setup * 1000:7.2f} ms")
+    print(f"  agent step (in-memory MCP, trajectory):  {step * 1000:7.3f} ms   target <= 0.5 ms")
+    print(f"  fixed cost per episode beyond setup:     {fixed * 1000:7.2f} ms   target <= 10 ms")
+    print(f"  whole scripted episode:                  {per_episode * 1000:7.2f} ms")
+
+    latency, workers, total = 0.05, 8, 32
+    wall, calls = anyio.run(episodes, total, LatencyProvider(latency), None, workers)
+    ideal = total * latency * (calls / total) / workers
+    print(f"batch: {total} episodes, {workers} workers, fake model latency {latency * 1000:.0f} ms per step")
+    print(f"  wall {wall:.2f} s vs ideal {ideal:.2f} s: ratio {wall / ideal:.3f}   target <= 1.15")
+
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    live = []
+
+    async def hold() -> None:
+        from mcp import Client
+
+        from a320bench.server.session import open_episode
+        from a320bench.server.surface.factory import create_server
+        from a320bench.server.trajectory import Recorder
+
+        profile = load_profile("benchmark")
+        for _ in range(10):
+            rec = Recorder(None)
+            ep = open_episode(sc, rec, profile="benchmark", tools=list(profile.tools), instructions=profile.instructions)
+            srv = create_server(ep, profile)
+            async with Client(srv) as c:
+                await c.call_tool("read_ecam", {})
+            live.append((rec, ep, srv))
+
+    anyio.run(hold)
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    tracemalloc.stop()
+    print(f"memory: one live episode (aircraft, server, recorder): {grown / len(live) / 1e6:.2f} MB   target <= 5 MB")
+
+    with tempfile.TemporaryDirectory() as d:
+        cmd = [sys.executable, "-m", "a320bench", "run", "--scenario", str(ROOT / "scenarios"), "--runs", "4",
+               "--workers", "64", "--out", d, "--no-progress"]
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - t
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"run --workers 64 --runs 4 over the catalogue (scripted): {wall:.1f} s, peak RSS {peak_mb:.0f} MB   "
+          f"target < 1024 MB")
+
+
+def _time(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+if __name__ == "__main__":
+    main()
