@@ -1,0 +1,109 @@
+"""Every tool, prebuilt once per process with its annotations.
+
+`Tool.from_function` derives the input and output schemas (the slow part, a few
+ms a tool); a fresh server per episode then only receives the prebuilt objects.
+A tool is built the first time a profile asks for it, so `serve --profile
+benchmark` never builds the dev tools. Agent tools and dev tools stay in
+separate tables: a profile picks by name.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import ToolAnnotations
+
+from . import dev_tools, tools
+
+
+def _spec(fn: Callable[..., Any], title: str, *, read_only: bool, destructive: bool = False,
+          idempotent: bool = False) -> tuple[Callable[..., Any], str, ToolAnnotations]:
+    return fn, title, ToolAnnotations(
+        title=title,
+        read_only_hint=read_only,
+        # The hints below are only meaningful for a tool that changes something.
+        destructive_hint=None if read_only else destructive,
+        idempotent_hint=True if read_only else idempotent,
+        open_world_hint=False,  # a closed simulated aircraft: nothing outside it is touched
+    )
+
+
+AGENT_TOOLS: dict[str, tuple[Callable[..., Any], str, ToolAnnotations]] = {
+    "read_ecam": _spec(tools.read_ecam, "Read the ECAM", read_only=True),
+    "read_system_page": _spec(tools.read_system_page, "Read a system display page", read_only=True),
+    "list_controls": _spec(tools.list_controls, "List cockpit controls", read_only=True),
+    # Destructive: some positions cannot be undone. Not idempotent: each call takes 2 s of
+    # simulated time, and a momentary control acts again on every push.
+    "set_control": _spec(tools.set_control, "Move a cockpit control", read_only=False, destructive=True),
+    "wait": _spec(tools.wait, "Let simulated time pass", read_only=False),
+    # Destructive: it ends the episode for good.
+    "report_done": _spec(tools.report_done, "Report done (ends the episode)", read_only=False, destructive=True),
+}
+
+DEV_TOOLS: dict[str, tuple[Callable[..., Any], str, ToolAnnotations]] = {
+    "inject_failure": _spec(dev_tools.inject_failure, "(dev) Inject a failure", read_only=False, destructive=True,
+                            idempotent=True),
+    "clear_failure": _spec(dev_tools.clear_failure, "(dev) Clear a failure", read_only=False, idempotent=True),
+    "list_failures": _spec(dev_tools.list_failures, "(dev) List injectable failures", read_only=True),
+    "set_world": _spec(dev_tools.set_world, "(dev) Set a world condition", read_only=False, idempotent=True),
+    "active_failures": _spec(dev_tools.active_failures, "(dev) Active failures", read_only=True),
+    "reset": _spec(dev_tools.reset, "(dev) Reset the aircraft", read_only=False, destructive=True, idempotent=True),
+}
+
+TOOL_NAMES: tuple[str, ...] = (*AGENT_TOOLS, *DEV_TOOLS)
+
+
+@cache
+def get_tool(name: str) -> Tool:
+    """The prebuilt tool called `name` (KeyError if there is none)."""
+    fn, title, annotations = AGENT_TOOLS.get(name) or DEV_TOOLS[name]
+    tool = Tool.from_function(fn, title=title, description=inspect.cleandoc(fn.__doc__ or ""),
+                              annotations=annotations)
+    # Nested result models come out as $defs/$ref; inlined, a client validates each result
+    # about 40% faster (jsonschema resolves every $ref per call) and simple clients need no
+    # ref resolver. FuncMetadata reads the field live; Tool.output_schema is not computed yet.
+    tool.fn_metadata.output_schema = shallow(inline_refs(tool.fn_metadata.output_schema))
+    return tool
+
+
+def shallow(schema: Any) -> Any:
+    """Keep the top-level fields' schemas; nested objects become plain `object`.
+
+    Clients validate every structured result against the output schema, and the
+    nested ECAM/page shapes made that the largest cost of a read call. The shapes
+    are described in each tool's docstring instead.
+    """
+    if not isinstance(schema, dict) or "properties" not in schema:
+        return schema
+
+    def top(prop: Any) -> Any:
+        if not isinstance(prop, dict):
+            return prop
+        keep = {k: v for k, v in prop.items() if k in ("description", "title", "default")}
+        if prop.get("type") == "array":
+            item = prop.get("items", {})
+            simple = isinstance(item, dict) and item.get("type") in ("string", "number", "integer", "boolean")
+            return {**keep, "type": "array", "items": item if simple else {"type": "object"}}
+        if prop.get("type") == "object" or "properties" in prop or "anyOf" in prop and any(
+                isinstance(a, dict) and a.get("type") == "object" for a in prop["anyOf"]):
+            return {**keep, "type": "object"} if "anyOf" not in prop else {**keep}
+        return prop
+
+    return {**schema, "properties": {k: top(v) for k, v in schema["properties"].items()}}
+
+
+def inline_refs(schema: Any, defs: dict[str, Any] | None = None) -> Any:
+    """The schema with every local `#/$defs/X` reference replaced by its definition (ours never recurse)."""
+    if defs is None:
+        defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            return inline_refs(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+        return {k: inline_refs(v, defs) for k, v in schema.items() if k != "$defs"}
+    if isinstance(schema, list):
+        return [inline_refs(v, defs) for v in schema]
+    return schema

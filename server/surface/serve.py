@@ -1,0 +1,169 @@
+"""`a320-bench serve`: one episode of one scenario, served over stdio to an external MCP client.
+
+load the scenario (broken: one line per problem on stderr, exit 2) -> open the
+episode (meta + setup events; a failed validity gate: reason on stderr, verdict
+with reason invalid_scenario, exit 3, nothing served) -> serve the profile's
+tools over stdio until the client closes stdin or sends SIGTERM -> end the
+episode (end_turn_without_done unless it already ended) -> exit 0.
+
+The verdict in --result is kept current after every call and written
+atomically, so a client that kills the server still leaves a readable file.
+stdout carries the protocol only: logging goes to stderr at WARNING.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from .verdict_file import VerdictFile
+
+# The numbers of bridge/exitcodes.py (the server side does not import the bridge).
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_INVALID_SCENARIO = 3
+EXIT_INTERNAL = 70  # a bug of ours: the setup crashed, or the episode ended with a harness error
+
+log = logging.getLogger("a320bench.serve")
+
+
+class _Refused(Exception):
+    """Stop before serving: the lines go to stderr, the code is the exit code."""
+
+    def __init__(self, code: int, *lines: str):
+        super().__init__(*lines)
+        self.code = code
+        self.lines = lines
+
+
+def _configure_logging() -> None:
+    # Before anything imports mcp.server: MCPServer() configures the root logger only when nobody did.
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("a320-bench serve: %(levelname)s %(name)s: %(message)s"))
+        root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+
+
+def run_serve(args: Any) -> int:
+    _configure_logging()
+    try:
+        profile, sc = _load(args)
+        recorder, verdict_file, ep = _open(args, profile, sc)
+    except _Refused as r:
+        for line in r.lines:
+            print(f"error: {line}", file=sys.stderr, flush=True)
+        return r.code
+
+    from .factory import create_server
+
+    def finish() -> int:
+        """End the episode (once) and flush everything to disk; the exit code."""
+        try:
+            if ep.final is None:
+                ep.end(ep.ended or "end_turn_without_done")
+        except Exception as e:  # the verdict needs the simulator; if that is what broke, say so
+            log.exception("could not evaluate the final verdict")
+            fallback = {"scenario_id": sc.id, "reason": ep.ended or "harness_error",
+                        "tool_calls_used": ep.tool_calls, "error": f"{type(e).__name__}: {e}"}
+            recorder.write("final", **fallback)
+            verdict_file(fallback)
+        recorder.close()
+        verdict_file.close()
+        return EXIT_INTERNAL if ep.ended == "harness_error" else EXIT_OK
+
+    import anyio
+
+    try:
+        return anyio.run(_serve, create_server(ep, profile), finish)
+    finally:
+        recorder.close()
+        verdict_file.close()
+
+
+def _load(args: Any) -> tuple[Any, Any]:
+    from ..scenario.loader import ScenarioError, load
+    from .profiles import ProfileError, load_profile
+
+    try:
+        profile = load_profile(args.profile)
+    except ProfileError as e:
+        raise _Refused(EXIT_USAGE, str(e)) from None
+    try:
+        sc = load(args.scenario)
+    except ScenarioError as e:
+        raise _Refused(EXIT_USAGE, *(str(p) for p in e.problems)) from None
+
+    from .factory import profile_tools
+
+    try:
+        profile_tools(profile)
+    except ProfileError as e:
+        raise _Refused(EXIT_USAGE, str(e)) from None
+    return profile, sc
+
+
+def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
+    """Set up, inject and gate (recording meta and setup); refuse when the scenario is invalid."""
+    from ..scenario.harness import SetupError
+    from ..session import open_episode
+    from ..trajectory import Recorder
+
+    verdict_file = VerdictFile(args.result, profile.name)
+    try:
+        recorder = Recorder(args.trajectory)
+    except OSError as e:
+        raise _Refused(EXIT_USAGE, f"cannot write the trajectory {args.trajectory}: {e.strerror or e}") from None
+    try:
+        ep = open_episode(sc, recorder, profile=profile.name, tools=list(profile.tools),
+                          instructions=profile.instructions,
+                          meta={"entry": "serve", "transport": "stdio", "client": None},
+                          # Evaluating a verdict costs about a millisecond: only when someone reads it.
+                          on_verdict=verdict_file if verdict_file.path else None)
+    except SetupError as e:
+        final = {"scenario_id": sc.id, "reason": "invalid_scenario", "setup_error": str(e)}
+        recorder.write("final", **final)
+        verdict_file(final)
+        recorder.close()
+        verdict_file.close()
+        raise _Refused(EXIT_INVALID_SCENARIO, f"{args.scenario}: scenario {sc.id} could not be set up: {e}") from None
+    except Exception as e:  # a simulator bug during setup: ours, not the scenario's or the agent's
+        log.exception("setting up %s failed", args.scenario)
+        recorder.write("final", scenario_id=sc.id, reason="harness_error", error=f"{type(e).__name__}: {e}")
+        recorder.close()
+        raise _Refused(EXIT_INTERNAL, f"{args.scenario}: setup failed inside the harness: {type(e).__name__}: {e}"
+                       ) from None
+    if ep.ended == "invalid_scenario":
+        recorder.close()
+        verdict_file.close()
+        raise _Refused(EXIT_INVALID_SCENARIO, f"{args.scenario}: validity gate failed for scenario {sc.id}: "
+                                              f"{ep.gate.reason}; the agent was not served")
+    if verdict_file.path:
+        verdict_file(ep.verdict())  # a client that dies before its first call still leaves a verdict
+    return recorder, verdict_file, ep
+
+
+async def _serve(server: Any, finish: Callable[[], int]) -> int:
+    """Serve until stdin closes; on SIGTERM (or Ctrl-C), finish at once and exit."""
+    import anyio
+
+    async def on_signal() -> None:
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async for _ in signals:
+                code = finish()
+                # The stdin reader blocks in a worker thread that cancellation cannot
+                # interrupt; the verdict and the trajectory are on disk, so leave now
+                # (a client escalates to SIGKILL 2 s after SIGTERM).
+                sys.stderr.flush()
+                os._exit(code)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(on_signal)
+        await server.run_stdio_async()
+        tg.cancel_scope.cancel()
+    return finish()

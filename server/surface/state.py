@@ -1,0 +1,33 @@
+"""The per-episode state a server's tools reach through the lifespan context.
+
+Tools are defined once per process; the episode they act on arrives with each
+request as `ctx.request_context.lifespan_context` (an `EpisodeState`), so no
+tool holds a module global.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp.server.mcpserver import Context
+
+from ..episode import Episode
+
+
+@dataclass(slots=True)
+class EpisodeState:
+    episode: Episode
+    profile: str
+    tool_names: frozenset[str]
+    # Set by a tool whose call ends the episode (report_done): the dispatcher ends the
+    # episode after recording the call, so the `final` event follows its `tool_call`.
+    end_after_call: tuple[str, dict[str, Any] | None] | None = field(default=None)
+
+
+def state_of(ctx: Context) -> EpisodeState:
+    return ctx.request_context.lifespan_context
+
+
+def episode_of(ctx: Context) -> Episode:
+    return ctx.request_context.lifespan_context.episode

@@ -1,0 +1,72 @@
+"""The --result file of `serve`: the episode's verdict, kept current, written atomically off the call path.
+
+`write_json_atomic` fsyncs (about 6 ms here); a writer thread does it so that a
+tool call's answer never waits for the disk. The file lags the latest verdict by
+one write at most while serving; `close()` drains the writer, so the final
+verdict is on disk before the process exits.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..trajectory import write_json_atomic
+
+log = logging.getLogger(__name__)
+
+
+class VerdictFile:
+    """Callable as an Episode's `on_verdict`; a failed write is reported once, never raised."""
+
+    def __init__(self, path: str | Path | None, profile: str):
+        self.path = Path(path) if path else None
+        self.profile = profile
+        self._pending: dict[str, Any] | None = None
+        self._closed = False
+        self._cv = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._warned = False
+
+    def __call__(self, verdict: dict[str, Any]) -> None:
+        if self.path is None:
+            return
+        with self._cv:
+            if self._closed:  # late (after close): write it here, the writer is gone
+                self._write({**verdict, "profile": self.profile})
+                return
+            self._pending = {**verdict, "profile": self.profile}
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="verdict-file", daemon=True)
+                self._thread.start()
+            self._cv.notify()
+
+    def close(self, timeout_s: float = 1.5) -> None:
+        """Write what is pending and stop the writer (bounded: a client kills us 2 s after SIGTERM)."""
+        with self._cv:
+            self._closed = True
+            self._cv.notify()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+            if self._thread.is_alive():
+                log.warning("the verdict file %s is still being written after %.1f s", self.path, timeout_s)
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                while self._pending is None and not self._closed:
+                    self._cv.wait()
+                verdict, self._pending = self._pending, None
+                if verdict is None:
+                    return
+            self._write(verdict)
+
+    def _write(self, verdict: dict[str, Any]) -> None:
+        try:
+            write_json_atomic(self.path, verdict)  # type: ignore[arg-type]
+        except OSError as e:
+            if not self._warned:
+                self._warned = True
+                log.warning("cannot write the verdict to %s: %s", self.path, e)
