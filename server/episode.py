@@ -40,6 +40,9 @@ class Episode:
         self.on_verdict = on_verdict
         self.start_sim_s = aircraft.sim_time
         self.tool_calls = 0
+        self.seq = 0  # every recorded call, including those refused after the end
+        self._in_call = False
+        self._final_due = False  # the final event waits for the current call's record
         self.ended: str | None = None
         self.report: dict[str, Any] | None = None
         self.final: dict[str, Any] | None = None
@@ -78,6 +81,7 @@ class Episode:
     # ---- budgets ----------------------------------------------------------------
     def begin_call(self) -> None:
         """Count a tool call; raise EpisodeOver if the episode is over or the budget is spent."""
+        self._in_call = True
         if self.ended:
             raise EpisodeOver(self._over_message())
         self.tool_calls += 1
@@ -97,12 +101,17 @@ class Episode:
     # ---- recording --------------------------------------------------------------
     def record_call(self, name: str, arguments: dict[str, Any], result: Any, is_error: bool,
                     sim_before: float, wall_start: float) -> None:
+        self.seq += 1
         self.recorder.write(
-            "tool_call", seq=self.tool_calls, name=name, arguments=arguments, result=result, is_error=is_error,
+            "tool_call", seq=self.seq, name=name, arguments=arguments, result=result, is_error=is_error,
             sim_time_before_s=sim_before, sim_time_after_s=self.sim_elapsed,
             wall_ms=round((time.perf_counter() - wall_start) * 1000, 3),
         )
-        if self.on_verdict is not None:
+        self._in_call = False
+        if self._final_due:
+            self._final_due = False
+            self._write_final()
+        elif self.on_verdict is not None:
             self.on_verdict(self.verdict())
 
     # ---- the end ------------------------------------------------------------------
@@ -113,10 +122,17 @@ class Episode:
         self.ended = reason
         self.report = report
         self.final = self.verdict()
+        if self._in_call:
+            self._final_due = True  # the call that ended the episode is recorded first
+        else:
+            self._write_final()
+        return self.final
+
+    def _write_final(self) -> None:
+        assert self.final is not None
         self.recorder.write("final", **self.final)
         if self.on_verdict is not None:
             self.on_verdict(self.final)
-        return self.final
 
     def verdict(self) -> dict[str, Any]:
         return {

@@ -107,13 +107,14 @@ def evaluate_success(ac: Aircraft, sc: Scenario) -> dict[str, Any]:
     """Each criterion recorded with what was seen; success needs them all."""
     results = []
     shown = ac.ecam_titles()
+    snap = ac.snapshot()  # one snapshot for every predicate: building it is the costly part
     for crit in sc.success:
         if isinstance(crit, EcamClear):
             present = [t for t in crit.ecam_clear_of if t in shown]
             results.append({"kind": "ecam_clear_of", "titles": list(crit.ecam_clear_of), "present": present,
                             "passed": not present})
         else:
-            actual = ac.get(crit.var)
+            actual = snap[crit.var] if crit.var in snap else ac.get(crit.var)
             r = {"kind": "state", "var": crit.var, "op": crit.op, "actual": actual, "passed": compare(actual, crit)}
             if crit.op == "between":
                 r.update(low=crit.low, high=crit.high)

@@ -18,6 +18,7 @@ from a320bench.bridge.score.scorecard import score_file
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = sorted((ROOT / "scenarios").rglob("*.yaml"))
+N_ELEC = len(list((ROOT / "scenarios" / "elec").glob("*.yaml")))
 VOLATILE = {"ts", "wall_ms", "latency_ms", "versions"}
 
 
@@ -63,7 +64,7 @@ def test_replay_reapplies_recorded_calls_and_reaches_the_same_state(tmp_path, ca
     assert main(["run", "--provider", "replay", "--replay-from", str(src), "--scenario", "scenarios/elec",
                  "--out", str(tmp_path / "replayed"), "--no-progress"]) == 0
     checks = [e for p in (tmp_path / "replayed").rglob("*.jsonl") for e in events(p) if e["type"] == "replay_check"]
-    assert len(checks) == 9 and all(c["same"] for c in checks)
+    assert len(checks) == N_ELEC and all(c["same"] for c in checks)
 
 
 def test_noop_is_a_floor_that_never_acts(tmp_path):
@@ -114,10 +115,10 @@ def test_a_run_killed_with_sigkill_and_rerun_loses_and_duplicates_nothing(tmp_pa
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     partial = list(out.rglob("*.jsonl"))
-    assert 20 <= len(partial) < 9 * 12, "the kill should land mid-run"
+    assert 20 <= len(partial) < N_ELEC * 12, "the kill should land mid-run"
     assert subprocess.run(cmd, cwd=ROOT, capture_output=True).returncode == 0
     files = sorted(out.rglob("*.jsonl"))
-    assert len(files) == 9 * 12
+    assert len(files) == N_ELEC * 12
     for f in files:
         evs = events(f)
         assert [e["type"] for e in evs].count("final") == 1, f

@@ -23,6 +23,10 @@ class Onset:
     time_s: float
 
 
+_ORDER = {a.title: i for i, a in enumerate(ALERTS)}
+LEVEL_NAMES = {3: "WARNING", 2: "CAUTION", 1: "CAUTION (level 1)"}
+
+
 class Fwc:
     __slots__ = ("onsets", "active", "transient")
 
@@ -49,8 +53,7 @@ class Fwc:
         phase = ac.flight.fwc_phase(ac)
         shown = [a for a in self.active if phase not in a.inhibit]
         # Level 3 before 2 before 1; within a level, catalogue (FWC priority) order.
-        order = {a.title: i for i, a in enumerate(ALERTS)}
-        return sorted(shown, key=lambda a: (-a.level, order[a.title]))
+        return sorted(shown, key=lambda a: (-a.level, _ORDER[a.title]))
 
     def read(self, ac: Aircraft) -> dict[str, object]:
         alerts = []
@@ -59,7 +62,7 @@ class Fwc:
             alerts.append({
                 "title": a.title,
                 "level": a.level,
-                "level_name": {3: "WARNING", 2: "CAUTION", 1: "CAUTION (level 1)"}[a.level],
+                "level_name": LEVEL_NAMES[a.level],
                 "system": a.system,
                 "lines": [ln.render(ctx) for ln in a.lines if ln.visible(ctx)],
             })
@@ -69,7 +72,7 @@ class Fwc:
             "master_caution": any(a["level"] == 2 for a in alerts),
             "alerts": alerts,
             "memos": ([f"LAND ASAP ({land.upper()})"] if land else []) + memos(ac),
-            "status_reminder": bool(self.status(ac)["inop_sys"]) or any(a.status for a in self.active),
+            "status_reminder": any(a.status for a in self.active) or self._any_inop(ac),
         }
 
     def land_asap(self, ac: Aircraft) -> str | None:
@@ -80,6 +83,14 @@ class Fwc:
 
     def titles(self, ac: Aircraft) -> list[str]:
         return [a.title for a in self.displayed(ac)]
+
+    @staticmethod
+    def _any_inop(ac: Aircraft) -> bool:
+        for sys in ac.systems:
+            fn = getattr(sys, "inop", None)
+            if fn is not None and fn(ac):
+                return True
+        return False
 
     def status(self, ac: Aircraft) -> dict[str, list[str]]:
         procedures: list[str] = []
