@@ -23,6 +23,9 @@ from .groundtruth import GroundTruth
 ERROR_REASONS = frozenset({"provider_error", "client_error", "harness_error", "invalid_scenario"})
 VALID = "valid"
 INCOMPLETE = "incomplete"
+# Episodes flown with another profile (e.g. dev, where the agent can inject failures) are
+# reported but never scored as benchmark results.
+OTHER_PROFILE = "not_benchmark_profile"
 CLASSES = tuple(c.value for c in CommandClass)
 
 
@@ -197,6 +200,8 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         gate_passed = bool(gate.get("passed")) if isinstance(gate, dict) else True
         if reason in ERROR_REASONS:
             status = str(reason)
+        elif meta.get("profile", "benchmark") != "benchmark":
+            status = OTHER_PROFILE
         elif not gate_passed:
             status = "invalid_scenario"
         else:

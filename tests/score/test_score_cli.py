@@ -163,3 +163,14 @@ def test_the_human_table_says_when_errors_count_as_failures(runs, capsys):
     out = score(capsys, runs, "--include-errors")[1]
     assert "counted as failures (--include-errors)" in out and "Excluded from means" not in out
     assert "50% [15%–85%]" in out  # 2 of 4
+
+
+def test_episodes_of_another_profile_are_reported_but_not_scored(tmp_path, capsys):
+    out = tmp_path / "dev"
+    assert main(["run", "--profile", "dev", "--scenario", "scenarios/elec/tr1_fault_cruise.yaml", "--out", str(out),
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["score", "--json", str(out)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["scorecards"][0]["status"] == "not_benchmark_profile"
+    assert doc["excluded"] == {"not_benchmark_profile": 1}
