@@ -54,6 +54,7 @@ class Apu:
     avail: bool = False
     above_95_s: float = 0.0
     fault: bool = False  # auto-shutdown latch (MASTER SW FAULT light)
+    shutdown_seen: bool = False  # a protective shutdown happened: STATUS INOP APU until it is AVAIL again
     cooldown_s: float = -1.0  # <0: no shutdown in progress
     bleed_used: bool = False
     bleed_valve_open: bool = False
@@ -83,13 +84,14 @@ class Apu:
         )
         if protect or (self.running and not powered):
             self.fault = not fire_pb and master
+            self.shutdown_seen = True
             self.running = self.starting = self.avail = False
             self.cooldown_s = -1.0
 
         if ecb and c["APU START"] == "ON" and not self.running and self.flap_open_s >= FLAP_OPEN_S and not fire_pb:
             if "apu_no_start" in f:
                 if self.n_pct > 20.0:
-                    self.fault = True
+                    self.fault = self.shutdown_seen = True
                     c["APU START"] = "OFF"
             else:
                 self.starting = True
@@ -121,6 +123,8 @@ class Apu:
 
         self.above_95_s = self.above_95_s + dt if (self.running and self.n_pct > AVAIL_N_PCT) else 0.0
         self.avail = self.running and (self.n_pct >= 99.5 or self.above_95_s >= AVAIL_DELAY_S)
+        if self.avail:
+            self.shutdown_seen = False
         if self.avail and c["APU START"] == "ON":
             c["APU START"] = "OFF"  # the ON light goes out, AVAIL comes on
         egt_target = (430.0 if self.avail else 700.0 if self.running else COLD_EGT_C)
@@ -172,7 +176,8 @@ class Apu:
         }
 
     def inop(self, ac: Aircraft) -> list[str]:
-        return ["APU"] if self.fault or ac.fire.apu_fire_pb_released else []
+        # The FAULT light goes out at MASTER SW OFF, but the APU stays lost after a protective shutdown.
+        return ["APU"] if self.fault or self.shutdown_seen or ac.fire.apu_fire_pb_released else []
 
     def memos(self, ac: Aircraft) -> list[str]:
         out = []

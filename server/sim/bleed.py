@@ -172,6 +172,8 @@ class Bleed:
     wai_open: list[bool] = _pair(False)
     wai_test_s: float = 0.0
     eai_open: list[bool] = _pair(False)
+    wai_fault_seen: bool = False  # wing anti-ice failed to open: STATUS INOP until both valves open again
+    eai_fault_seen: list[bool] = _pair(False)  # engine anti-ice valve failed to open: likewise
     loops_warm: bool = False
     transient: bool = True
     _inputs_seen: tuple = ()
@@ -419,6 +421,14 @@ class Bleed:
             )
             # Engine anti-ice: the engine's own HP air, independent of the bleed valve.
             self.eai_open[i] = c[ENG_AI[i]] == "ON" and engs[i].running and EAI_FAIL[i] not in f
+            if self.eai_open[i]:
+                self.eai_fault_seen[i] = False
+            elif self.eai_fault_light(i + 1, ac):
+                self.eai_fault_seen[i] = True
+        if self.wai_open[0] and self.wai_open[1]:
+            self.wai_fault_seen = False
+        elif self.wai_fault_light(ac):
+            self.wai_fault_seen = True
         self.transient = moving or changed
 
     # ---- read-outs ----------------------------------------------------------------
@@ -528,8 +538,11 @@ class Bleed:
             for i in (0, 1):
                 if not self.pack_open[i]:
                     out.append(f"PACK {i + 1}")
-        if self.leak[WING[0]] or self.leak[WING[1]]:
+        if self.leak[WING[0]] or self.leak[WING[1]] or self.wai_fault_seen:
             out.append("WING A.ICE")
+        for i in (0, 1):
+            if self.eai_fault_seen[i]:
+                out.append(f"ENG {i + 1} A.ICE")
         return out
 
     def memos(self, ac: Aircraft) -> list[str]:

@@ -113,3 +113,21 @@ def test_the_apu_stops_60_s_after_master_sw_off_when_its_bleed_was_used():
     assert ac.get("apu.running") is True
     ac.advance(1.2)
     assert ac.get("apu.running") is False
+
+
+def test_status_keeps_the_apu_inop_after_a_protective_shutdown_and_master_sw_off():
+    ac = build("apu_running")
+    ac.inject_failure("apu_low_oil_pressure_shutdown")
+    ac.advance(1.0)
+    assert ac.system_page("STATUS")["inop_sys"] == ["APU"]
+    ac.set_control("APU MASTER SW", "OFF")
+    ac.advance(2.0)
+    assert ac.ecam_titles() == []
+    assert ac.system_page("STATUS")["inop_sys"] == ["APU"]
+    # A normal shutdown leaves nothing inoperative.
+    ok = build("apu_running")
+    ok.set_control("APU BLEED", "OFF")
+    ok.set_control("APU MASTER SW", "OFF")
+    ok.advance(70.0)
+    assert ok.get("apu.running") is False
+    assert ok.system_page("STATUS")["inop_sys"] == []

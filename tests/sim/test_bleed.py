@@ -329,3 +329,34 @@ def test_pages_and_ecam_never_name_a_failure_id():
     blob = json.dumps([ac.read_ecam(), ac.system_page("BLEED"), ac.system_page("COND"), ac.system_page("PRESS"),
                        ac.system_page("STATUS")])
     assert ours and not [fid for fid in ours if fid in blob]
+
+
+def test_a_stuck_wing_anti_ice_valve_stays_inop_on_status_once_wing_anti_ice_is_off():
+    ac = build("climb", {"icing": True})
+    ac.set_control("WING ANTI ICE", "ON")
+    ac.set_control("ENG 1 ANTI ICE", "ON")
+    ac.advance(2.0)
+    ac.inject_failure("anti_ice_l_wing_valve_stuck_closed")
+    ac.inject_failure("anti_ice_eng1_valve_stuck_closed")
+    ac.advance(2.0)
+    assert "WING A.ICE SYS FAULT" in ac.ecam_titles()
+    ac.set_control("WING ANTI ICE", "OFF")
+    ac.set_control("ENG 1 ANTI ICE", "OFF")
+    ac.advance(2.0)
+    # The FAULT lights and cautions go out with the PBs OFF; STATUS keeps the lost anti-ice.
+    assert ac.ecam_titles() == []
+    assert ac.system_page("STATUS")["inop_sys"] == ["WING A.ICE", "ENG 1 A.ICE"]
+
+
+def test_wing_anti_ice_restored_through_the_crossbleed_is_not_left_inop():
+    ac = build("climb", {"icing": True})
+    ac.set_control("WING ANTI ICE", "ON")
+    ac.advance(2.0)
+    ac.inject_failure("air_eng2_bleed_overpressure")
+    ac.advance(3.0)
+    assert "WING A.ICE SYS FAULT" in ac.ecam_titles()
+    for name, pos in (("ENG 2 BLEED", "OFF"), ("PACK 2", "OFF"), ("X BLEED", "OPEN")):
+        ac.set_control(name, pos)
+    ac.advance(2.0)
+    assert ac.get("bleed.wing_anti_ice_r_valve_open") is True
+    assert "WING A.ICE" not in ac.system_page("STATUS")["inop_sys"]
