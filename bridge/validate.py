@@ -80,8 +80,9 @@ async def _fly_all(scenarios):
         failed = [c for c in res.final.get("success", {}).get("criteria", []) if not c.get("passed")]
         note = ""
         if not res.gate_passed:
-            note = "gate: " + "; ".join(res.final.get("gate", {}).get("missing", []) or
-                                        res.final.get("gate", {}).get("unexpected", []))
+            g = res.final.get("gate", {})
+            note = g.get("setup_error") or ("gate: missing " + ", ".join(g.get("missing", [])) if g.get("missing")
+                                            else "gate: unexpected " + ", ".join(g.get("unexpected", [])))
         elif failed:
             c = failed[0]
             note = f"{c.get('var') or c.get('titles')}: got {c.get('actual', c.get('present'))}"

@@ -42,9 +42,12 @@ class Gate:
     displayed: list[str]
     missing: list[str] = field(default_factory=list)
     unexpected: list[str] = field(default_factory=list)
+    setup_error: str | None = None  # setup itself failed (e.g. a trigger never held)
 
     @property
     def reason(self) -> str:
+        if self.setup_error:
+            return f"setup failed: {self.setup_error}"
         parts = []
         if self.missing:
             parts.append(f"expected on the ECAM but not shown: {', '.join(self.missing)}")
@@ -53,8 +56,11 @@ class Gate:
         return "; ".join(parts) + f" (ECAM shows: {', '.join(self.displayed) or 'nothing'})"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"passed": self.passed, "displayed": self.displayed, "missing": self.missing,
-                "unexpected": self.unexpected}
+        d = {"passed": self.passed, "displayed": self.displayed, "missing": self.missing,
+             "unexpected": self.unexpected}
+        if self.setup_error:
+            d["setup_error"] = self.setup_error
+        return d
 
 
 def setup(sc: Scenario) -> Aircraft:
@@ -97,9 +103,12 @@ def check_gate(ac: Aircraft, sc: Scenario) -> Gate:
 def prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
     """Setup, inject the pre-episode failures, run the validity gate."""
     ac = setup(sc)
-    for spec in sc.failures:
-        if not spec.during_episode:
-            inject(ac, spec)
+    try:
+        for spec in sc.failures:
+            if not spec.during_episode:
+                inject(ac, spec)
+    except SetupError as e:  # an invalid scenario, not a crash: the gate reports it
+        return ac, Gate(False, ac.ecam_titles(), setup_error=str(e))
     return ac, check_gate(ac, sc)
 
 

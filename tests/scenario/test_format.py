@@ -91,3 +91,13 @@ def test_validate_reports_a_failed_gate_and_exits_1(capsys):
     assert main(["validate", str(GATE)]) == exitcodes.FAILED_CHECKS
     out = capsys.readouterr().out
     assert "0 of 1 scenario(s) pass gate, success and compliance" in out
+
+
+def test_a_trigger_that_never_holds_makes_the_scenario_invalid_not_a_crash(tmp_path):
+    path = GATE.parent / "trigger_never_holds.yaml"
+    assert main(["run", "--scenario", str(path), "--out", str(tmp_path), "--no-progress"]) == exitcodes.INVALID_SCENARIO
+    (traj,) = tmp_path.rglob("*.jsonl")
+    final = json.loads(traj.read_text().splitlines()[-1])
+    assert final["reason"] == "invalid_scenario"
+    assert final["gate"]["setup_error"] == (
+        "failure elec_gen1_gcu_trip: trigger flight.altitude_ft ge 99999 did not hold within 30 s")
