@@ -218,7 +218,10 @@ class Fuel:
         want = 1.0 if c["X FEED"] == "ON" and "fuel_xfeed_valve_stuck_closed" not in ff else 0.0
         if self.xfeed_pos != want:
             step = dt / XFEED_TRAVEL_S
-            self.xfeed_pos = min(want, self.xfeed_pos + step) if want > self.xfeed_pos else max(want, self.xfeed_pos - step)
+            pos = min(want, self.xfeed_pos + step) if want > self.xfeed_pos else max(want, self.xfeed_pos - step)
+            # Snap the last rounding error: ten 0.1 steps sum to 0.999..., which would leave the
+            # valve "in transit" one tick past its 2 s travel (and past a 2 s crew action).
+            self.xfeed_pos = want if abs(want - pos) < 1e-6 else pos
             changed = True
         xf = self.xfeed_pos >= 1.0
 

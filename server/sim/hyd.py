@@ -48,6 +48,15 @@ FAILURES = (
     Failure("hyd_green_edp_overheat", 29, "HYD", "Green engine-driven pump overheats the Green return fluid while it runs"),
     Failure("hyd_yellow_edp_overheat", 29, "HYD", "Yellow engine-driven pump overheats the Yellow return fluid while it runs"),
     Failure("hyd_blue_elec_pump_overheat", 29, "HYD", "Blue electric pump overheats the Blue return fluid while it runs"),
+    Failure("hyd_green_edp_overheat_transient", 29, "HYD",
+            "Green engine-driven pump overheats the Green return fluid; once its PB is OFF and the overheat is out, "
+            "it runs normally again", resettable=True),
+    Failure("hyd_yellow_edp_overheat_transient", 29, "HYD",
+            "Yellow engine-driven pump overheats the Yellow return fluid; once its PB is OFF and the overheat is out, "
+            "it runs normally again", resettable=True),
+    Failure("hyd_blue_elec_pump_overheat_transient", 29, "HYD",
+            "Blue electric pump overheats the Blue return fluid; once its PB is OFF and the overheat is out, "
+            "it runs normally again", resettable=True),
     Failure("hyd_green_reservoir_air_loss", 29, "HYD", "Green reservoir loses its air pressurisation"),
     Failure("hyd_blue_reservoir_air_loss", 29, "HYD", "Blue reservoir loses its air pressurisation"),
     Failure("hyd_yellow_reservoir_air_loss", 29, "HYD", "Yellow reservoir loses its air pressurisation"),
@@ -99,6 +108,10 @@ _AIR_LOSS = {c: f"hyd_{c}_reservoir_air_loss" for c in CIRCUITS}
 _LEAK = {c: f"hyd_{c}_reservoir_leak" for c in CIRCUITS}
 _OVHT = {"green": "hyd_green_edp_overheat", "blue": "hyd_blue_elec_pump_overheat", "yellow": "hyd_yellow_edp_overheat"}
 _OVHT_PUMP = {"green": "eng1", "blue": "blue_elec", "yellow": "eng2"}
+# A transient overheat (FCOM: `IF OVHT OUT: pump ON`) heats like the persistent one while the pump runs,
+# and is gone once the crew has switched the pump OFF and the overheat is out.
+_OVHT_TRANSIENT = {circ: f + "_transient" for circ, f in _OVHT.items()}
+_OVHT_PB = {"green": "ENG 1 PUMP", "blue": "BLUE ELEC PUMP", "yellow": "ENG 2 PUMP"}
 _EDP_PB = ("ENG 1 PUMP", "ENG 2 PUMP")
 _EDP_FAIL = ("hyd_green_edp_fail", "hyd_yellow_edp_fail")
 _FULL_AVAIL = {"green": 1.0, "blue": 1.0, "yellow": 1.0}
@@ -282,7 +295,8 @@ class Hyd:
                     flow = LEAK_LPS * press[circ] / NOMINAL_PSI
                     r.qty_l = max(0.0, r.qty_l - flow * dt)
                     moving = moving or flow > 0.001
-                t_target = PUMP_OVHT_C if _OVHT[circ] in hf and p[_OVHT_PUMP[circ]] > 0.0 else FLUID_NORMAL_C
+                hot = _OVHT[circ] in hf or _OVHT_TRANSIENT[circ] in hf
+                t_target = PUMP_OVHT_C if hot and p[_OVHT_PUMP[circ]] > 0.0 else FLUID_NORMAL_C
                 if self.ptu_dry and circ != self.ptu_to and circ != "blue":
                     t_target = PTU_DRY_C if PTU_DRY_C > t_target else t_target
                 if r.temp_c != t_target:
@@ -294,6 +308,10 @@ class Hyd:
                 elif r.temp_c < OVHT_RESET_C:
                     r.ovht = False
                 changed = changed or r.ovht != was_ovht
+                if (_OVHT_TRANSIENT[circ] in hf and c[_OVHT_PB[circ]] == "OFF" and not r.ovht
+                        and r.temp_c < OVHT_RESET_C):
+                    ac.clear_failure(_OVHT_TRANSIENT[circ])
+                    changed = True
             self._nominal = all(r.qty_l >= RSVR_NORMAL_L[k] and r.air_psi == AIR_NORMAL_PSI
                                 and r.temp_c == FLUID_NORMAL_C and not r.ovht for k, r in rsvr.items())
 

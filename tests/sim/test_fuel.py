@@ -121,6 +121,21 @@ def test_both_left_pumps_failed_and_x_feed_on_feed_engine_1_from_the_right_tank(
     assert ac.get("eng1.running") is True and ac.get("eng2.running") is True
 
 
+def test_the_crossfeed_valve_travels_in_exactly_two_seconds_each_way():
+    # A crew action takes 2 s of simulated time: its effect must be visible when it returns.
+    ac = build("cruise")
+    ac.set_control("X FEED", "ON")
+    ac.advance(1.8)
+    assert ac.system_page("FUEL")["X FEED"]["valve"] == "IN TRANSIT"
+    ac.advance(0.2)
+    assert ac.get("fuel.xfeed_valve_open") is True
+    assert ac.system_page("FUEL")["X FEED"] == {"pb": "ON", "valve": "OPEN"}
+    ac.set_control("X FEED", "OFF")
+    ac.advance(2.0)
+    assert ac.system_page("FUEL")["X FEED"] == {"pb": "OFF", "valve": "CLOSED"}
+    assert "FUEL X FEED" not in ac.read_ecam()["memos"]
+
+
 def test_a_failed_centre_pump_leaves_the_other_to_feed_both_engines_through_the_crossfeed():
     ac = build("cruise")
     ac.inject_failure("fuel_ctr_tk_pump_1_fail")

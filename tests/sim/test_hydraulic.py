@@ -164,6 +164,56 @@ def test_a_green_edp_overheat_shows_rsvr_ovht_and_clears_once_the_fluid_cools():
     assert ac.system_page("HYD")["GREEN"]["ENG 1 PUMP"]["fault_light"] is False
 
 
+def test_a_transient_green_edp_overheat_is_gone_once_the_pump_was_off_and_the_overheat_out():
+    # FCOM STATUS `IF G RSVR OVHT OUT: GREEN ENG 1 PUMP ON, PTU AUTO` (domain reference §4 H7):
+    # after the cool-down the crew re-enables the pump and the circuit works again.
+    ac = build("climb")
+    ac.inject_failure("hyd_green_edp_overheat_transient")
+    ac.advance(60.0)
+    assert ac.ecam_titles() == ["HYD G RSVR OVHT"]
+    ac.set_control("PTU", "OFF")
+    ac.set_control("ENG 1 PUMP", "OFF")
+    ac.advance(5.0)
+    assert "hyd_green_edp_overheat_transient" in ac.active_failures()  # still hot
+    ac.advance(90.0)
+    assert ac.get("hyd.green_rsvr_temp_c") < 85.0
+    assert ac.active_failures() == []
+    assert ac.ecam_titles() == ["HYD G SYS LO PR"]
+    ac.set_control("ENG 1 PUMP", "AUTO")
+    ac.set_control("PTU", "AUTO")
+    ac.advance(300.0)
+    assert ac.get("hyd.green_press_psi") == 3000
+    assert ac.get("hyd.green_rsvr_temp_c") < 50.0
+    assert _hyd_titles(ac) == []
+
+
+def test_a_transient_overheat_returns_if_the_pump_is_re_enabled_before_the_overheat_is_out():
+    ac = build("cruise")
+    ac.inject_failure("hyd_yellow_edp_overheat_transient")
+    ac.advance(60.0)
+    assert "HYD Y RSVR OVHT" in ac.ecam_titles()
+    ac.set_control("PTU", "OFF")
+    ac.set_control("ENG 2 PUMP", "OFF")
+    ac.advance(10.0)
+    ac.set_control("ENG 2 PUMP", "AUTO")
+    ac.advance(120.0)
+    assert "hyd_yellow_edp_overheat_transient" in ac.active_failures()
+    assert ac.get("hyd.yellow_rsvr_temp_c") > 95.0
+    assert "HYD Y RSVR OVHT" in ac.ecam_titles()
+
+
+def test_the_persistent_overheat_comes_back_when_the_pump_is_re_enabled_after_cooling():
+    ac = build("cruise")
+    ac.inject_failure("hyd_blue_elec_pump_overheat")
+    ac.advance(60.0)
+    ac.set_control("BLUE ELEC PUMP", "OFF")
+    ac.advance(120.0)
+    assert "HYD B RSVR OVHT" not in ac.ecam_titles()
+    ac.set_control("BLUE ELEC PUMP", "AUTO")
+    ac.advance(120.0)
+    assert "HYD B RSVR OVHT" in ac.ecam_titles()
+
+
 def test_a_yellow_reservoir_air_loss_makes_the_yellow_pressure_fluctuate():
     ac = build("cruise")
     ac.inject_failure("hyd_yellow_reservoir_air_loss")
