@@ -29,3 +29,11 @@ def test_the_installed_package_finds_its_scenarios_and_profiles():
     from a320bench.server.surface.profiles import load_profile
 
     assert load_profile("benchmark").name == "benchmark"
+
+
+def test_the_readme_lists_the_whole_catalogue():
+    from a320bench.bridge.catalogue import BEGIN, END, table
+
+    readme = (ROOT / "README.md").read_text()
+    listed = readme[readme.index(BEGIN) + len(BEGIN):readme.index(END)]
+    assert listed.strip() == table().strip(), "run: python -m a320bench.bridge.catalogue --readme"
