@@ -48,15 +48,20 @@ class EcamClear(Strict):
     ecam_clear_of: list[str] = Field(min_length=1, description="ECAM alert titles that must not be displayed.")
 
 
-def _criterion_kind(v: object) -> str:
-    # Pick the branch by its key so a mistake reports one branch's errors, not both.
-    keys = v if isinstance(v, dict) else vars(v) if hasattr(v, "__dict__") else {}
-    return "EcamClear" if "ecam_clear_of" in keys else "StatePredicate"
+def _by_key(key: str, present: str, absent: str):
+    """A union discriminator: the branch is chosen by whether `key` is there, so a mistake
+    reports that branch's errors only, not every branch's."""
+
+    def pick(v: object) -> str:
+        keys = v if isinstance(v, dict) else vars(v) if hasattr(v, "__dict__") else {}
+        return present if key in keys else absent
+
+    return pick
 
 
 SuccessCriterion = Annotated[
     Union[Annotated[StatePredicate, Tag("StatePredicate")], Annotated[EcamClear, Tag("EcamClear")]],
-    Discriminator(_criterion_kind),
+    Discriminator(_by_key("ecam_clear_of", "EcamClear", "StatePredicate")),
 ]
 
 
@@ -69,14 +74,9 @@ class WhenTrigger(Strict):
     max_wait_s: float = Field(default=600, gt=0, le=3600, description="Bounded wait; the scenario is invalid if it never holds.")
 
 
-def _trigger_kind(v: object) -> str:
-    keys = v if isinstance(v, dict) else vars(v) if hasattr(v, "__dict__") else {}
-    return "WhenTrigger" if "when" in keys else "AfterTrigger"
-
-
 Trigger = Annotated[
     Union[Annotated[AfterTrigger, Tag("AfterTrigger")], Annotated[WhenTrigger, Tag("WhenTrigger")]],
-    Discriminator(_trigger_kind),
+    Discriminator(_by_key("when", "WhenTrigger", "AfterTrigger")),
 ]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import AlertDef, Line, dots, info
+from .model import AlertDef, Line, dots, info, reset_lines
 
 CRUISE_ONLY = frozenset({1, 4, 5, 7, 8, 10})
 
@@ -14,32 +14,15 @@ def _gen_fault(n: int) -> AlertDef:
         e = ac.elec
         return e.gen_fault_light(n, ac) and ac.eng.engines[n - 1].running
 
-    cycled = lambda c: c.cycled(gen, "OFF", "ON")  # noqa: E731
-    return AlertDef(
-        f"ELEC GEN {n} FAULT", 2, "ELEC", "ELEC", when,
-        lines=(
-            Line(dots(gen, "OFF THEN ON"), done=cycled),
-            Line(".IF UNSUCCESSFUL :", "condition", show=cycled),
-            Line(dots(gen, "OFF"), show=cycled, done=lambda c: c.pos(gen) == "OFF"),
-        ),
-        inhibit=CRUISE_ONLY,
-    )
+    return AlertDef(f"ELEC GEN {n} FAULT", 2, "ELEC", "ELEC", when, lines=reset_lines(gen), inhibit=CRUISE_ONLY)
 
 
 def _apu_gen_fault() -> AlertDef:
     def when(ac) -> bool:
         return ac.controls["APU GEN"] == "ON" and ac.apu.avail and not ac.elec.apu_gen_avail
 
-    cycled = lambda c: c.cycled("APU GEN", "OFF", "ON")  # noqa: E731
-    return AlertDef(
-        "ELEC APU GEN FAULT", 2, "ELEC", "ELEC", when,
-        lines=(
-            Line(dots("APU GEN", "OFF THEN ON"), done=cycled),
-            Line(".IF UNSUCCESSFUL :", "condition", show=cycled),
-            Line(dots("APU GEN", "OFF"), show=cycled, done=lambda c: c.pos("APU GEN") == "OFF"),
-        ),
-        inhibit=frozenset({4, 5, 7, 8}),
-    )
+    return AlertDef("ELEC APU GEN FAULT", 2, "ELEC", "ELEC", when, lines=reset_lines("APU GEN"),
+                    inhibit=frozenset({4, 5, 7, 8}))
 
 
 def _idg(n: int, what: str) -> AlertDef:

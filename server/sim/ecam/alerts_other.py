@@ -8,13 +8,12 @@ the F/CTL model computes; cargo smoke reads the smoke detectors.
 from __future__ import annotations
 
 from ..fctl import COMPUTERS
-from .model import AlertDef, Line, dots, info
+from .model import AlertDef, Line, dots, info, reset_lines
 
 FCTL_INHIBIT = frozenset({3, 4, 5, 7, 8})
 
 
 def _computer_fault(name: str) -> AlertDef:
-    cycled = lambda c: c.cycled(name, "OFF", "ON")  # noqa: E731
     extra: tuple[Line, ...] = ()
     if name.startswith("ELAC"):
         extra = (Line("FUEL CONSUMPT INCRSD", "info"), Line("FMS PRED UNRELIABLE", "info"))
@@ -22,12 +21,7 @@ def _computer_fault(name: str) -> AlertDef:
         extra = (Line(info("SPD BRK", "DO NOT USE"), "info"),)
     return AlertDef(
         f"F/CTL {name} FAULT", 2, "F/CTL", "F/CTL", lambda ac: ac.fctl.fault_light(name, ac),
-        lines=(
-            Line(dots(name, "OFF THEN ON"), done=cycled),
-            Line(".IF UNSUCCESSFUL :", "condition", show=cycled),
-            Line(dots(name, "OFF"), show=cycled, done=lambda c: c.pos(name) == "OFF"),
-            *extra,
-        ),
+        lines=(*reset_lines(name), *extra),
         inhibit=FCTL_INHIBIT,
     )
 

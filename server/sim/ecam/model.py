@@ -110,3 +110,17 @@ def dots(item: str, action: str, width: int = 24) -> str:
 def info(item: str, value: str, width: int = 24) -> str:
     n = max(2, width - len(item) - len(value))
     return f"{item}{'.' * n}{value}"
+
+
+def reset_lines(control: str) -> tuple[Line, ...]:
+    """`-X......OFF THEN ON`, then `.IF UNSUCCESSFUL :` `-X......OFF` once the reset is done
+    (FG's flip-flop: the latch sets when the PB returns to ON while the fault persists)."""
+
+    def cycled(c: Ctx) -> bool:
+        return c.cycled(control, "OFF", "ON")
+
+    return (
+        Line(dots(control, "OFF THEN ON"), done=cycled),
+        Line(".IF UNSUCCESSFUL :", "condition", show=cycled),
+        Line(dots(control, "OFF"), show=cycled, done=lambda c: c.pos(control) == "OFF"),
+    )
