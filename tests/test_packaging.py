@@ -5,6 +5,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 MAPPED = {"a320bench": "a320bench", "a320bench.server": "server", "a320bench.bridge": "bridge",
           "a320bench.profiles": "profiles", "a320bench.scenarios": "scenarios"}
@@ -37,3 +39,26 @@ def test_the_readme_lists_the_whole_catalogue():
     readme = (ROOT / "README.md").read_text()
     listed = readme[readme.index(BEGIN) + len(BEGIN):readme.index(END)]
     assert listed.strip() == table().strip(), "run: python -m a320bench.bridge.catalogue --readme"
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_every_package_the_profiles_the_scenarios_and_the_schema(tmp_path):
+    import subprocess
+    import sys
+    import zipfile
+
+    # Build from a copy: a build writes egg-info and build/ next to the sources.
+    src = tmp_path / "src"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(src)], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                    str(tmp_path), str(src)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("a320_bench-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    for pkg in cfg["packages"]:
+        assert pkg.replace(".", "/") + "/__init__.py" in names, pkg
+    assert {"a320bench/profiles/benchmark.yaml", "a320bench/profiles/dev.yaml",
+            "a320bench/scenarios/schema/scenario.schema.json"} <= names
+    scenarios = {f"a320bench/scenarios/{p.relative_to(ROOT / 'scenarios').as_posix()}"
+                 for p in (ROOT / "scenarios").rglob("*.yaml")}
+    assert scenarios <= names
