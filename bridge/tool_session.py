@@ -27,22 +27,50 @@ class ToolOutcome:
         return self.text
 
 
+# The SDK client compiles a validator for each tool's output schema once per session
+# (jsonschema's check_schema: about 1 ms a tool) - with a fresh session per episode that was
+# most of an episode's fixed cost. Compiled validators are stateless: share them per process.
+_VALIDATORS: dict[tuple[str, str], Any] = {}
+
+
 class AgentTools:
     def __init__(self, client: Any, recorder: Recorder, is_over: Callable[[], bool]):
         self.client = client
         self.recorder = recorder
         self._is_over = is_over
         self.reported_done = False
+        self._primed = False
+
+    async def _prime(self) -> None:
+        self._primed = True
+        listing = await self.client.list_tools()
+        session = self.client.session
+        cache = getattr(session, "_tool_output_validators", None)
+        if not isinstance(cache, dict):  # pragma: no cover - another SDK version: no sharing
+            return
+        for t in listing.tools:
+            if t.output_schema is None:
+                continue
+            key = (t.name, json.dumps(t.output_schema, sort_keys=True))
+            if key in _VALIDATORS:
+                cache[t.name] = _VALIDATORS[key]
+            else:
+                _VALIDATORS[key] = session._output_schema_validator(t.name, t.output_schema)
 
     @property
     def over(self) -> bool:
         return self._is_over()
 
     async def list(self) -> list[Any]:
+        if not self._primed:
+            await self._prime()
         return list((await self.client.list_tools()).tools)
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutcome:
         from mcp.shared.exceptions import MCPError
+
+        if not self._primed:
+            await self._prime()
 
         try:
             res = await self.client.call_tool(name, arguments or {})
