@@ -112,7 +112,7 @@ class Episode:
             self._final_due = False
             self._write_final()
         elif self.on_verdict is not None:
-            self.on_verdict(self.verdict())
+            self.on_verdict(self.verdict(final=False))
 
     # ---- the end ------------------------------------------------------------------
     def end(self, reason: str, report: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -134,7 +134,9 @@ class Episode:
         if self.on_verdict is not None:
             self.on_verdict(self.final)
 
-    def verdict(self) -> dict[str, Any]:
+    def verdict(self, final: bool = True) -> dict[str, Any]:
+        """The verdict as it stands. The state hash (a replay check) is computed for the final
+        verdict only: it costs more than the rest together, and a client call waits for it."""
         return {
             "scenario_id": self.scenario.id,
             "gate": self.gate.to_dict(),
@@ -144,5 +146,5 @@ class Episode:
             "final_ecam": self.ac.read_ecam(),
             "tool_calls_used": self.tool_calls,
             "sim_time_s": self.sim_elapsed,
-            "state_hash": self.ac.state_hash(),
+            "state_hash": self.ac.state_hash() if final else None,
         }
