@@ -42,7 +42,7 @@ class Flight:
     ias_kt: float = 0.0
     vs_fpm: float = 0.0
     on_ground: bool = True
-    phase: str = "parked"  # parked, taxi, takeoff_roll, climb, cruise, descent, approach, stopped
+    phase: str = "parked"  # parked, taxi, takeoff_roll, rejected_takeoff, stopped, climb, cruise, descent, approach
     landed: bool = False
     transient: bool = False
 
@@ -64,7 +64,11 @@ class Flight:
                     self.phase = "climb"
                     c["FCU ALT"] = "FL100" if fcu_alt_ft(c["FCU ALT"]) < 5000 else c["FCU ALT"]
             elif self.ias_kt > 0.0:
-                # Thrust at idle: autobrake/crew braking to a stop (rejected takeoff).
+                # Thrust at idle: autobrake/crew braking to a stop (rejected takeoff). For the
+                # FWC a rejected takeoff is a landing roll: phases 8, then 9.
+                if self.phase == "takeoff_roll":
+                    self.phase = "rejected_takeoff"
+                    self.landed = True
                 self.ias_kt = max(0.0, self.ias_kt - 5.0 * dt)
                 if self.ias_kt == 0.0:
                     self.phase = "stopped"

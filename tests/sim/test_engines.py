@@ -256,3 +256,17 @@ def test_an_engine_failure_scenario_is_deterministic():
         return ac.state_hash(), ac.read_ecam(), ac.system_page("ENG")
 
     assert run() == run()
+
+
+def test_a_rejected_takeoff_is_a_landing_roll_for_the_fwc_phases_8_then_9():
+    from a320bench.server.sim import build
+
+    ac = build("takeoff_roll")
+    ac.advance(15.0)
+    assert ac.flight.ias_kt >= 80.0 and ac.flight.fwc_phase(ac) == 4
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.set_control("THR LEVER 2", "IDLE")
+    ac.advance(1.0)
+    assert ac.flight.phase == "rejected_takeoff" and ac.flight.fwc_phase(ac) == 8
+    ac.advance(60.0)
+    assert ac.flight.phase == "stopped" and ac.flight.ias_kt == 0.0 and ac.flight.fwc_phase(ac) == 9
