@@ -98,6 +98,10 @@ class ProcedureTracker:
                                         "severity": f.severity, "why": f.why})
 
         blocks = gt.procedure
+        if changed is False:
+            # The control already showed that position: nothing happened, so no step is done
+            # (and none is skipped). A scenario whose step is already in place fails validate.
+            return Classification(CommandClass.REDUNDANT, {"kind": "no_change"})
         if self.current < len(blocks):
             bi = self.current
             block, done = blocks[bi], self.done[bi]
@@ -121,8 +125,6 @@ class ProcedureTracker:
             for j, step in enumerate(block.steps):
                 if self.done[bi][j] and step.key == key:
                     return Classification(CommandClass.REDUNDANT, _step_ref("step", block.name, j, step))
-        if changed is False:
-            return Classification(CommandClass.REDUNDANT)
         return Classification(CommandClass.EXTRANEOUS)
 
     def _satisfy(self, bi: int, j: int, cls: CommandClass) -> Classification:

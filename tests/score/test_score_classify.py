@@ -88,9 +88,24 @@ def test_a_command_that_changed_nothing_is_redundant_not_extraneous():
     assert classes(t, "X ON", changed=True) == [C.EXTRANEOUS]
 
 
-def test_a_required_step_counts_even_when_the_control_already_was_in_position():
-    t = tracker([block("b", "A ON")])
-    assert classes(t, "A ON", changed=False) == [C.REQUIRED]
+def test_a_step_that_changed_nothing_neither_counts_nor_skips_ahead():
+    # GEN 1 OFF, OFF (no-op), ON, OFF is the full reset-then-off procedure done right.
+    t = tracker([block("reset", "G OFF", "G ON", "G OFF")])
+    assert classes(t, "G OFF") == [C.REQUIRED]
+    assert classes(t, "G OFF", changed=False) == [C.REDUNDANT]
+    assert classes(t, "G ON", "G OFF") == [C.REQUIRED, C.REQUIRED]
+    assert t.satisfied == 3 and t.completion == 1.0
+
+
+def test_a_no_op_is_not_credited_as_the_step_it_names():
+    t = tracker([block("reset", "G OFF", "G ON", "G OFF")])
+    assert classes(t, "G ON", changed=False) == [C.REDUNDANT]
+    assert t.satisfied == 0
+
+
+def test_a_forbidden_action_is_forbidden_even_when_it_changed_nothing():
+    t = tracker([block("b", "A ON")], forbid=[{"control": "B", "position": "OFF", "severity": "dangerous"}])
+    assert classes(t, "B OFF", changed=False) == [C.FORBIDDEN_DANGEROUS]
 
 
 def test_an_unrelated_command_is_extraneous():
