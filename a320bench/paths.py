@@ -31,7 +31,12 @@ def expand_paths(specs: Iterable[str | Path], suffixes: tuple[str, ...]) -> list
                 raise PathSpecError(f"{s}: no such file or folder")
             matches = [p]
         for m in matches:
-            files = sorted(f for f in m.rglob("*") if f.is_file() and f.name.endswith(suffixes)) if m.is_dir() else [m]
+            if m.is_dir():
+                files = sorted(f for f in m.rglob("*") if f.is_file() and f.name.endswith(suffixes))
+            elif m == Path(s) or m.name.endswith(suffixes):
+                files = [m]  # a file named outright is taken whatever its name
+            else:
+                files = []  # a glob's other matches (e.g. run records beside trajectories)
             for f in files:
                 key = f.resolve()
                 if key not in seen:

@@ -25,6 +25,8 @@ def parse_env_file(path: str | Path) -> dict[str, str]:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise EnvFileError(f"--env-file {p}: cannot read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise EnvFileError(f"--env-file {p}: not UTF-8 text") from None
     out: dict[str, str] = {}
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()

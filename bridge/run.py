@@ -21,6 +21,9 @@ from . import exitcodes
 from .cli import CliError
 
 
+MAX_RUNS = 10_000  # episodes per scenario; the plan is built up front
+
+
 @dataclass
 class Planned:
     index: int
@@ -45,8 +48,8 @@ def run_command(args) -> int:
     from .envfile import EnvFileError, apply_env_file, environment_secrets, redact
     from .selection import parse_task_ids, scenario_files
 
-    if args.runs < 1:
-        raise CliError("--runs must be at least 1")
+    if not 1 <= args.runs <= MAX_RUNS:
+        raise CliError(f"--runs must be between 1 and {MAX_RUNS}")
     if args.workers < 1:
         raise CliError("--workers must be at least 1")
     if args.max_retries < 0:
@@ -75,14 +78,9 @@ def run_command(args) -> int:
         files = scenario_files(args.scenario)
     except PathSpecError as e:
         raise CliError(str(e)) from None
-    from a320bench.server.scenario.loader import parse
+    from a320bench.server.scenario.loader import load_all
 
-    scenarios, problems = [], []
-    for f in files:
-        sc, probs = parse(f)
-        problems += probs
-        if sc is not None and not probs:
-            scenarios.append(sc)
+    scenarios, problems = load_all(files)
     if problems:
         for p in problems:
             print(f"error: {p}", file=sys.stderr)
@@ -122,6 +120,8 @@ def run_command(args) -> int:
             raise CliError(str(e)) from None
 
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out}: exists and is not a folder")
     label = _label(args)
     plan: list[Planned] = []
     skipped = 0

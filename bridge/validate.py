@@ -22,19 +22,9 @@ def run_validate(args) -> int:
         files = scenario_files(args.paths or None)
     except PathSpecError as e:
         raise CliError(str(e)) from None
-    from a320bench.server.scenario.loader import parse
+    from a320bench.server.scenario.loader import load_all
 
-    scenarios, problems = [], []
-    ids: dict[str, str] = {}
-    for f in files:
-        sc, probs = parse(f)
-        problems += probs
-        if sc is not None and not probs:
-            if sc.id in ids:
-                problems.append(f"{f}: id: {sc.id!r} is already used by {ids[sc.id]}")
-                continue
-            ids[sc.id] = str(f)
-            scenarios.append(sc)
+    scenarios, problems = load_all(files)
     if problems:
         for p in problems:
             print(f"error: {p}", file=sys.stderr)

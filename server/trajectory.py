@@ -140,7 +140,11 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
-        fh.write("\n")
-    os.replace(tmp, p)  # atomic for readers and for a killed writer (no fsync: see Recorder.close)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
+            fh.write("\n")
+        os.replace(tmp, p)  # atomic for readers and for a killed writer (no fsync: see Recorder.close)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

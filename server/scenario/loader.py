@@ -55,6 +55,8 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         return None, [Problem(name, "", f"cannot read: {e.strerror}")]
+    except UnicodeDecodeError as e:
+        return None, [Problem(name, "", f"not UTF-8 text (byte {e.start}); scenario files are UTF-8 YAML")]
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
@@ -138,6 +140,24 @@ def cross_check(sc: Scenario, name: str) -> list[Problem]:
         else:
             pred(f"success[{i}]", crit)
     return probs
+
+
+def load_all(files: list[Path]) -> tuple[list[Scenario], list[Problem]]:
+    """Parse and cross-check many files; ids must be unique (they name the output folders)."""
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for f in files:
+        sc, probs = parse(f)
+        problems += probs
+        if sc is None or probs:
+            continue
+        if sc.id in seen:
+            problems.append(Problem(str(f), "id", f"{sc.id!r} is already the id of {seen[sc.id]}"))
+            continue
+        seen[sc.id] = str(f)
+        scenarios.append(sc)
+    return scenarios, problems
 
 
 def load(path: str | Path) -> Scenario:

@@ -193,7 +193,12 @@ class Elec:
             else:
                 src = ""
             self.ac_bus[i] = src
-            self.bus_tie_closed[i] = bool(src) and not src.startswith(f"GEN {i + 1}")
+        # A tie contactor is closed when its bus is fed across the tie bus, or when its own
+        # generator feeds the other side (GEN 2 reaches AC BUS 1 through BTC 2 and BTC 1).
+        for i in (0, 1):
+            own = f"GEN {i + 1}"
+            fed_across = bool(self.ac_bus[i]) and self.ac_bus[i] != own
+            self.bus_tie_closed[i] = fed_across or self.ac_bus[1 - i] == own
         self.ext_pwr_online = ext_on and "EXT PWR" in self.ac_bus
         self.apu_gen_online = "APU GEN" in self.ac_bus
 

@@ -115,6 +115,14 @@ def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
     from ..trajectory import Recorder
 
     verdict_file = VerdictFile(args.result, profile.name)
+    if args.result:
+        # Fail now, not silently at the end: clients rely on this file for the verdict.
+        from ..trajectory import write_json_atomic
+
+        try:
+            write_json_atomic(args.result, {"scenario_id": sc.id, "reason": None, "status": "setting up"})
+        except OSError as e:
+            raise _Refused(EXIT_USAGE, f"cannot write the verdict {args.result}: {e.strerror or e}") from None
     try:
         recorder = Recorder(args.trajectory)
     except OSError as e:

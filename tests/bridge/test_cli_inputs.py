@@ -48,7 +48,9 @@ def test_expand_paths_takes_files_folders_and_globs(tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["run", "--runs", "0"], "--runs must be at least 1"),
+    (["run", "--runs", "0"], "--runs must be between 1 and 10000"),
+    (["run", "--runs", "99999999999"], "--runs must be between 1 and 10000"),
+    (["run", "--out", "README.md"], "--out README.md: exists and is not a folder"),
     (["run", "--scenario", "nowhere/"], "nowhere/: no such file or folder"),
     (["run", "--sampling", "{bad"], "--sampling is not valid JSON"),
     (["run", "--sampling", "[1]"], "--sampling must be a JSON object"),
@@ -61,3 +63,42 @@ def test_bad_run_flags_give_one_line_and_exit_2(argv, message, capsys):
     assert main([*argv, "--no-progress"]) == exitcodes.USAGE
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0], err
+
+
+def test_two_scenario_files_with_one_id_are_refused_before_anything_runs(tmp_path, capsys):
+    src = "scenarios/elec/gen1_fault_reset_fails.yaml"
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(open(src).read())
+    assert main(["run", "--scenario", str(tmp_path), "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: {tmp_path}/b.yaml: id: 'elec_gen1_fault_reset_fails' is already the id of {tmp_path}/a.yaml"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_files_that_are_not_utf8_are_one_clear_line(tmp_path, capsys):
+    bad = tmp_path / "latin.yaml"
+    bad.write_bytes(b"\xff\xfe title: x\n")
+    assert main(["validate", str(bad)]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"error: {bad}: not UTF-8 text (byte 0); scenario files are UTF-8 YAML")
+    assert main(["run", "--env-file", str(bad), "--no-progress"]) == 2
+    assert capsys.readouterr().err.strip() == f"error: --env-file {bad}: not UTF-8 text"
+
+
+def test_a_glob_over_a_run_folder_scores_the_trajectories_and_skips_the_run_records(tmp_path, capsys):
+    assert main(["run", "--scenario", "scenarios/elec/tr1_fault_cruise.yaml", "--out", str(tmp_path),
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["score", "--json", str(tmp_path / "*"), str(tmp_path / "*" / "*")]) == 0
+    import json
+
+    assert len(json.loads(capsys.readouterr().out)["scorecards"]) == 1
+
+
+def test_serve_refuses_a_verdict_path_it_cannot_write_and_leaves_no_temp_file(tmp_path, capsys):
+    target = tmp_path / "a_folder"
+    target.mkdir()
+    rc = main(["serve", "--scenario", "scenarios/elec/gen1_fault_reset_fails.yaml", "--result", str(target)])
+    assert rc == exitcodes.USAGE
+    assert f"cannot write the verdict {target}: Is a directory" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_folder"]

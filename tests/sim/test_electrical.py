@@ -69,3 +69,20 @@ def test_losing_both_generators_in_flight_deploys_the_rat_and_powers_ac_ess_from
     assert ac.get("elec.dc_ess_source") == "ESS TR"
     assert ac.ecam_titles()[0] == "ELEC EMER CONFIG"
     assert ac.read_ecam()["master_warning"] is True
+
+
+def test_both_tie_contactors_close_when_one_generator_feeds_the_other_side():
+    ac = build("cruise")
+    ac.set_control("GEN 1", "OFF")
+    ac.advance(2.0)
+    assert ac.get("elec.ac_bus_1_source") == "GEN 2"
+    assert (ac.get("elec.bus_tie_1_closed"), ac.get("elec.bus_tie_2_closed")) == (True, True)
+
+
+def test_only_the_apu_side_tie_closes_when_the_apu_feeds_one_bus():
+    ac = build("apu_running")
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("ENG MASTER 1", "ON")
+    ac.advance(60.0)
+    assert ac.get("elec.ac_bus_1_source") == "GEN 1" and ac.get("elec.ac_bus_2_source") == "APU GEN"
+    assert (ac.get("elec.bus_tie_1_closed"), ac.get("elec.bus_tie_2_closed")) == (False, True)
