@@ -39,6 +39,7 @@ class Episode:
         self.recorder = recorder
         self.on_verdict = on_verdict
         self.start_sim_s = aircraft.sim_time
+        self.baseline_controls = dict(aircraft.controls)  # for controls_unchanged success criteria
         self.tool_calls = 0
         self.seq = 0  # every recorded call, including those refused after the end
         self._in_call = False
@@ -48,6 +49,13 @@ class Episode:
         self.final: dict[str, Any] | None = None
         self.pending: list[FailureSpec] = [f for f in scenario.failures if f.during_episode]
         self.budget = scenario.budget
+
+    def replace_aircraft(self, aircraft: Aircraft) -> None:
+        """(dev reset) A new aircraft, a new time origin and baseline, no failures still to arrive."""
+        self.ac = aircraft
+        self.start_sim_s = aircraft.sim_time
+        self.baseline_controls = dict(aircraft.controls)
+        self.pending.clear()
 
     # ---- time ------------------------------------------------------------------
     @property
@@ -142,7 +150,7 @@ class Episode:
             "gate": self.gate.to_dict(),
             "reason": self.ended,
             "report_done": self.report,
-            "success": evaluate_success(self.ac, self.scenario),
+            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls),
             "final_ecam": self.ac.read_ecam(),
             "tool_calls_used": self.tool_calls,
             "sim_time_s": self.sim_elapsed,

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..sim import Aircraft, build
-from .model import EcamClear, FailureSpec, Scenario, StatePredicate
+from ..sim import CONTROLS
+from .model import ControlsUnchanged, EcamClear, FailureSpec, Scenario, StatePredicate
 
 POLL_S = 1.0  # resolution of predicate triggers
 
@@ -112,13 +113,26 @@ def prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
     return ac, check_gate(ac, sc)
 
 
-def evaluate_success(ac: Aircraft, sc: Scenario) -> dict[str, Any]:
-    """Each criterion recorded with what was seen; success needs them all."""
+def evaluate_success(ac: Aircraft, sc: Scenario, baseline: dict[str, str] | None = None) -> dict[str, Any]:
+    """Each criterion recorded with what was seen; success needs them all.
+
+    `baseline` is the control positions when the episode began (for `controls_unchanged`);
+    the crew's actions since then are `ac.events`.
+    """
     results = []
     shown = ac.ecam_titles()
     snap = ac.snapshot()  # one snapshot for every predicate: building it is the costly part
     for crit in sc.success:
-        if isinstance(crit, EcamClear):
+        if isinstance(crit, ControlsUnchanged):
+            before = baseline if baseline is not None else ac.controls
+            panels = set(crit.controls_unchanged)
+            names = [c.name for c in CONTROLS.values() if c.panel in panels]
+            moved = {n: [before[n], ac.controls[n]] for n in names if ac.controls[n] != before[n]}
+            pushed = sorted({n for _, n, pos in ac.events
+                             if n in names and CONTROLS[n].momentary and pos != CONTROLS[n].default})
+            results.append({"kind": "controls_unchanged", "panels": list(crit.controls_unchanged),
+                            "moved": moved, "pushed": pushed, "passed": not moved and not pushed})
+        elif isinstance(crit, EcamClear):
             present = [t for t in crit.ecam_clear_of if t in shown]
             results.append({"kind": "ecam_clear_of", "titles": list(crit.ecam_clear_of), "present": present,
                             "passed": not present})

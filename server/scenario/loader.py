@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from ..sim import ALERT_TITLES, CONTROLS, FAILURES, START_STATES, Aircraft
 from ..sim.world import World
-from .model import EcamClear, Scenario, StatePredicate
+from .model import ControlsUnchanged, EcamClear, Scenario, StatePredicate
 
 _VARS: frozenset[str] | None = None
 
@@ -42,7 +42,7 @@ def _loc(loc: tuple) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("StatePredicate", "EcamClear", "AfterTrigger", "WhenTrigger"):  # union tags, not fields
+        elif part in ("StatePredicate", "EcamClear", "ControlsUnchanged", "AfterTrigger", "WhenTrigger"):  # union tags
             continue
         else:
             out += ("." if out else "") + str(part)
@@ -132,8 +132,14 @@ def cross_check(sc: Scenario, name: str) -> list[Problem]:
         control(f"ground_truth.optional_actions[{i}]", step.control, step.position)
     for i, fa in enumerate(gt.forbidden_actions):
         control(f"ground_truth.forbidden_actions[{i}]", fa.control, fa.position)
+    panels = {c.panel for c in CONTROLS.values()}
     for i, crit in enumerate(sc.success):
-        if isinstance(crit, EcamClear):
+        if isinstance(crit, ControlsUnchanged):
+            for j, panel in enumerate(crit.controls_unchanged):
+                if panel not in panels:
+                    P(f"success[{i}].controls_unchanged[{j}]",
+                      f"unknown panel {panel!r} (panels: {', '.join(sorted(panels))})")
+        elif isinstance(crit, EcamClear):
             for j, t in enumerate(crit.ecam_clear_of):
                 if t not in titles:
                     P(f"success[{i}].ecam_clear_of[{j}]", f"unknown ECAM alert title {t!r}")

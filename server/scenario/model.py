@@ -48,6 +48,21 @@ class EcamClear(Strict):
     ecam_clear_of: list[str] = Field(min_length=1, description="ECAM alert titles that must not be displayed.")
 
 
+class ControlsUnchanged(Strict):
+    controls_unchanged: list[str] = Field(
+        min_length=1,
+        description="Cockpit panels (e.g. ELEC, HYD, F/CTL) whose controls must end as they were when the "
+                    "episode began, with no momentary control of theirs pushed: restraint and no-fault checks.",
+    )
+
+
+def _criterion_kind(v: object) -> str:
+    keys = v if isinstance(v, dict) else vars(v) if hasattr(v, "__dict__") else {}
+    if "controls_unchanged" in keys:
+        return "ControlsUnchanged"
+    return "EcamClear" if "ecam_clear_of" in keys else "StatePredicate"
+
+
 def _by_key(key: str, present: str, absent: str):
     """A union discriminator: the branch is chosen by whether `key` is there, so a mistake
     reports that branch's errors only, not every branch's."""
@@ -60,8 +75,9 @@ def _by_key(key: str, present: str, absent: str):
 
 
 SuccessCriterion = Annotated[
-    Union[Annotated[StatePredicate, Tag("StatePredicate")], Annotated[EcamClear, Tag("EcamClear")]],
-    Discriminator(_by_key("ecam_clear_of", "EcamClear", "StatePredicate")),
+    Union[Annotated[StatePredicate, Tag("StatePredicate")], Annotated[EcamClear, Tag("EcamClear")],
+          Annotated[ControlsUnchanged, Tag("ControlsUnchanged")]],
+    Discriminator(_criterion_kind),
 ]
 
 

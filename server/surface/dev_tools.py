@@ -75,9 +75,6 @@ async def reset(
     The episode's clock and simulated-time budget restart at 0; the tool-call count does not."""
     ep = episode_of(ctx)
     world = {n: getattr(ep.ac.world, n) for n in World.names()}
-    # Privileged surgery on the episode: a new aircraft, a new time origin, no failures still to arrive.
-    ep.ac = build(start_state, world)
-    ep.start_sim_s = ep.ac.sim_time
-    ep.pending.clear()
+    ep.replace_aircraft(build(start_state, world))
     return ResetResult(start_state=start_state, sim_time_s=ep.sim_elapsed,
                        message=f"Aircraft rebuilt in start state {start_state}.")

@@ -101,3 +101,32 @@ def test_a_trigger_that_never_holds_makes_the_scenario_invalid_not_a_crash(tmp_p
     assert final["reason"] == "invalid_scenario"
     assert final["gate"]["setup_error"] == (
         "failure elec_gen1_gcu_trip: trigger flight.altitude_ft ge 99999 did not hold within 30 s")
+
+
+def test_controls_unchanged_fails_on_a_moved_control_or_a_pushed_momentary_one():
+    from a320bench.server.scenario.harness import evaluate_success, prepare
+    from a320bench.server.scenario.loader import load
+
+    sc = load(ROOT / "scenarios" / "elec" / "tr1_fault_cruise.yaml")
+    ac, gate = prepare(sc)
+    baseline = dict(ac.controls)
+    crit = lambda: [c for c in evaluate_success(ac, sc, baseline)["criteria"]  # noqa: E731
+                    if c["kind"] == "controls_unchanged"][0]
+    assert crit()["passed"] is True
+    ac.set_control("PACK 1", "OFF")
+    ac.set_control("ATC", "NOTIFY")  # a crew call is not a panel of this check
+    assert crit()["moved"] == {"PACK 1": ["ON", "OFF"]} and crit()["passed"] is False
+    ac.set_control("PACK 1", "ON")
+    assert crit()["passed"] is True
+    ac.set_control("RAT MAN ON", "PUSH")
+    assert crit()["pushed"] == ["RAT MAN ON"] and crit()["passed"] is False
+
+
+def test_an_unknown_panel_in_controls_unchanged_is_a_load_error(tmp_path):
+    text = (ROOT / "scenarios" / "elec" / "tr1_fault_cruise.yaml").read_text().replace(
+        '"CARGO SMOKE", "F/CTL"]', '"CARGO SMOKE", GALLEY]')
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    _, problems = parse(bad)
+    assert [p.path for p in problems] == ["success[6].controls_unchanged[13]"]
+    assert problems[0].message.startswith("unknown panel 'GALLEY' (panels: AIR COND, ANTI ICE, APU,")
