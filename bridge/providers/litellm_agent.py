@@ -10,7 +10,6 @@ exponential backoff; after that the episode ends as `provider_error`.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import time
@@ -59,20 +58,17 @@ def check_model(model: str) -> None:
 
 
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """Replace `$ref`s by their `$defs` and drop pydantic `title` noise."""
-    defs = schema.get("$defs", {})
+    """The input schema with `$ref`s inlined (some providers reject them) and pydantic's `title` noise dropped."""
+    from a320bench.server.surface.registry import inline_refs as inline
 
-    def walk(node: Any) -> Any:
+    def untitled(node: Any) -> Any:
         if isinstance(node, dict):
-            if "$ref" in node:
-                name = node["$ref"].split("/")[-1]
-                return walk(copy.deepcopy(defs[name]))
-            return {k: walk(v) for k, v in node.items() if k not in ("$defs", "title")}
+            return {k: untitled(v) for k, v in node.items() if k != "title"}
         if isinstance(node, list):
-            return [walk(v) for v in node]
+            return [untitled(v) for v in node]
         return node
 
-    return walk(schema)
+    return untitled(inline(schema))
 
 
 def to_functions(tools: list[Any]) -> list[dict[str, Any]]:
