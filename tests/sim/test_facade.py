@@ -83,3 +83,26 @@ def test_every_catalogue_is_consistent():
     # Failure ids never look like anything the agent reads (the privilege rule relies on it).
     titles = " ".join(ALERT_TITLES).lower()
     assert not any(fid in titles for fid in FAILURES)
+
+
+@pytest.mark.slow
+def test_the_state_is_the_same_across_processes_with_different_hash_seeds():
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from a320bench.server.sim import build\n"
+        "ac = build('cruise', cached=False)\n"
+        "for f in ['elec_gen1_gcu_trip', 'hyd_green_edp_fail', 'fuel_left_engine_leak', 'air_pack1_overheat',"
+        " 'fire_eng2', 'eng1_oil_overheat']:\n"
+        "    ac.inject_failure(f)\n"
+        "ac.advance(100); ac.set_control('GEN 1', 'OFF'); ac.advance(500)\n"
+        "print(ac.state_hash())\n"
+    )
+    hashes = {
+        subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONHASHSEED": seed},
+                       capture_output=True, text=True, check=True).stdout.strip()
+        for seed in ("1", "2", "3")
+    }
+    assert len(hashes) == 1 and len(next(iter(hashes))) == 16
