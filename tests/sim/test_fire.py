@@ -3,6 +3,14 @@
 from a320bench.server.sim import build
 
 
+
+def burning(failure: str = "fire_eng1", start: str = "cruise"):
+    """The test bed: an aircraft in `start` with `failure` injected and detected (3 s)."""
+    ac = build(start)
+    ac.inject_failure(failure)
+    ac.advance(3.0)
+    return ac
+
 def _lines(ac, title):
     for a in ac.read_ecam()["alerts"]:
         if a["title"] == title:
@@ -17,9 +25,7 @@ def _isolate_engine_1(ac):
 
 
 def test_an_engine_1_fire_in_cruise_is_detected_on_both_loops_and_is_the_first_warning():
-    ac = build("cruise")
-    ac.inject_failure("fire_eng1")
-    ac.advance(3.0)
+    ac = burning()
     assert ac.get("fire.eng1_loop_a_detect") is True
     assert ac.get("fire.eng1_loop_b_detect") is True
     assert ac.get("fire.eng1_warning") is True
@@ -37,9 +43,7 @@ def test_an_engine_1_fire_in_cruise_is_detected_on_both_loops_and_is_the_first_w
 
 
 def test_pushing_agent_1_before_the_fire_pb_is_released_has_no_effect():
-    ac = build("cruise")
-    ac.inject_failure("fire_eng1")
-    ac.advance(3.0)
+    ac = burning()
     ac.set_control("ENG 1 AGENT 1", "PUSH")
     ac.advance(1.0)
     assert ac.get("fire.eng1_agent_1_discharged") is False
@@ -49,9 +53,7 @@ def test_pushing_agent_1_before_the_fire_pb_is_released_has_no_effect():
 
 
 def test_master_off_and_fire_pb_release_close_the_lp_valve_drop_generator_1_and_arm_the_squibs():
-    ac = build("cruise")
-    ac.inject_failure("fire_eng1")
-    ac.advance(3.0)
+    ac = burning()
     _isolate_engine_1(ac)
     ac.advance(1.0)
     assert ac.get("fuel.lp_valve_1_open") is False
@@ -63,9 +65,7 @@ def test_master_off_and_fire_pb_release_close_the_lp_valve_drop_generator_1_and_
 
 
 def test_the_agent_1_line_counts_down_from_the_fire_pb_release_and_then_asks_for_the_discharge():
-    ac = build("cruise")
-    ac.inject_failure("fire_eng1")
-    ac.advance(3.0)
+    ac = burning()
     _isolate_engine_1(ac)
     ac.advance(0.2)
     assert _lines(ac, "ENG 1 FIRE") == ["-AGENT1 AFTER 10S..DISCH", "-ATC..............NOTIFY"]
@@ -76,9 +76,7 @@ def test_the_agent_1_line_counts_down_from_the_fire_pb_release_and_then_asks_for
 
 
 def test_a_fire_that_needs_one_agent_goes_out_after_agent_1_and_leaves_eng_1_shut_down():
-    ac = build("cruise")
-    ac.inject_failure("fire_eng1")
-    ac.advance(3.0)
+    ac = burning()
     _isolate_engine_1(ac)
     ac.advance(10.0)
     ac.set_control("ENG 1 AGENT 1", "PUSH")
@@ -220,9 +218,7 @@ def test_an_engine_fire_scenario_is_deterministic():
 
 
 def test_a_fire_injected_again_after_being_put_out_burns_again():
-    ac = build("cruise")
-    ac.inject_failure("fire_eng1")
-    ac.advance(3.0)
+    ac = burning()
     _isolate_engine_1(ac)
     ac.advance(10.0)
     ac.set_control("ENG 1 AGENT 1", "PUSH")
