@@ -30,18 +30,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .end_reason import END_REASONS, rerun_on_resume  # pure, like this module
+
 TRAJECTORY_SCHEMA_VERSION = 1
 
-END_REASONS = (
-    "agent_done",
-    "budget_tool_calls",
-    "budget_sim_time",
-    "end_turn_without_done",
-    "provider_error",
-    "invalid_scenario",
-    "client_error",
-    "harness_error",
-)
 
 # Fields that must never hold a secret value; the recorder scrubs known secrets everywhere.
 _REDACTED = "[REDACTED]"
@@ -120,19 +112,30 @@ def read_events(path: str | Path, warn=None) -> Iterator[dict[str, Any]]:
             raise ValueError(f"{p}: line {i + 1} is not valid JSON") from None
 
 
-INFRA_ERRORS = ("provider_error", "client_error", "harness_error")
+def changed_aircraft(event: dict[str, Any]) -> bool:
+    """Did this recorded event change the aircraft on the agent's command?
+
+    A successful set_control that moved a control or pushed a momentary one. Reads and
+    waits do not count: an episode the agent only looked at can be rerun as if untouched."""
+    if event.get("type") != "tool_call" or event.get("name") != "set_control" or event.get("is_error"):
+        return False
+    result = event.get("result")
+    return isinstance(result, dict) and bool(result.get("changed") or result.get("pushed"))
 
 
 def is_complete(path: str | Path) -> bool:
-    """A trajectory whose last `final` is a result (used by resume: infrastructure errors are rerun)."""
+    """A trajectory whose last `final` stands as a result (resume skips it); the rest are rerun."""
     last = None
+    changed = False
     try:
         for e in read_events(path):
             if e.get("type") == "final":
                 last = e
+            elif not changed:
+                changed = changed_aircraft(e)
     except (OSError, ValueError):
         return False
-    return last is not None and last.get("reason") not in INFRA_ERRORS
+    return last is not None and not rerun_on_resume(last.get("reason"), changed)
 
 
 def write_json_atomic(path: str | Path, data: Any) -> None:

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from a320bench.server.trajectory import TRAJECTORY_SCHEMA_VERSION, read_events
+from a320bench.server.end_reason import counts_as_result, kind_of
+from a320bench.server.trajectory import TRAJECTORY_SCHEMA_VERSION, changed_aircraft, read_events
 
 from .classify import CommandClass, ProcedureTracker
 from .diagnosis import diagnosis_matches
 from .groundtruth import GroundTruth
 
-ERROR_REASONS = frozenset({"provider_error", "client_error", "harness_error", "invalid_scenario"})
 VALID = "valid"
 INCOMPLETE = "incomplete"
 # Episodes flown with another profile (e.g. dev, where the agent can inject failures) are
@@ -135,6 +135,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     counts = dict.fromkeys(CLASSES, 0)
     commands: list[dict[str, Any]] | None = [] if detail else None
     n_calls = 0
+    agent_changed = False  # an infrastructure end after the agent changed the aircraft still counts
     last_sim_s: float | None = None
     first_required_sim_s: float | None = None
     reported: Any = None  # report_done arguments, for a trajectory without `final`
@@ -155,6 +156,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             args = ev.get("arguments")
             is_error = bool(ev.get("is_error"))
             c = tracker.classify(name, args, ev.get("result"), is_error)
+            agent_changed = agent_changed or changed_aircraft(ev)
             counts[c.cls] += 1
             n_calls += 1
             after = ev.get("sim_time_after_s")
@@ -198,8 +200,8 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         reason = final.get("reason")
         gate = final.get("gate") if isinstance(final.get("gate"), dict) else (setup or {}).get("gate")
         gate_passed = bool(gate.get("passed")) if isinstance(gate, dict) else True
-        if reason in ERROR_REASONS:
-            status = str(reason)
+        if kind_of(reason) is not None and not counts_as_result(reason, agent_changed):
+            status = str(reason)  # excluded: infrastructure before any change, harness, invalid
         elif meta.get("profile", "benchmark") != "benchmark":
             status = OTHER_PROFILE
         elif not gate_passed:

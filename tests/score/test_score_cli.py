@@ -16,7 +16,7 @@ def runs(tmp_path):
     compliant(run_index=0).write(root / "elec_test" / "r0.jsonl")
     compliant(run_index=1).write(root / "elec_test" / "r1.jsonl")
     gen1(run_index=2).set("GEN 2", "OFF").done("no idea").final(passed=False).write(root / "elec_test" / "r2.jsonl")
-    gen1(run_index=3).set("GEN 1", "OFF").final(reason="provider_error").write(root / "elec_test" / "r3.jsonl")
+    gen1(run_index=3).read().final(reason="provider_error").write(root / "elec_test" / "r3.jsonl")
     (root / "elec_test" / "result.json").write_text("{}")  # not *.jsonl: ignored in a folder
     return root
 

@@ -105,9 +105,17 @@ def test_a_baseline_provider_without_a_model_is_labelled_by_its_name(tmp_path):
     assert card(gen1(provider="scripted", model=None).final(), tmp_path).model == "scripted"
 
 
-@pytest.mark.parametrize("reason", ["provider_error", "client_error", "harness_error", "invalid_scenario"])
+@pytest.mark.parametrize("reason", ["provider_error", "client_error", "harness_error", "interrupted",
+                                    "invalid_scenario"])
 def test_an_infrastructure_end_gives_the_episode_that_status(tmp_path, reason):
     assert card(gen1().final(reason=reason), tmp_path).status == reason
+
+
+@pytest.mark.parametrize("reason,status", [("provider_error", "valid"), ("client_error", "valid"),
+                                           ("harness_error", "harness_error"), ("interrupted", "interrupted")])
+def test_after_the_agent_changed_the_aircraft_only_our_own_ends_are_excluded(tmp_path, reason, status):
+    t = gen1().set("GEN 2", "OFF").final(reason=reason, passed=False)
+    assert card(t, tmp_path).status == status
 
 
 def test_a_failed_gate_makes_the_episode_an_invalid_scenario(tmp_path):
@@ -115,7 +123,7 @@ def test_a_failed_gate_makes_the_episode_an_invalid_scenario(tmp_path):
 
 
 def test_agent_failures_are_valid_episodes(tmp_path):
-    for reason in ("budget_tool_calls", "budget_sim_time", "end_turn_without_done"):
+    for reason in ("budget_tool_calls", "budget_sim_time", "end_turn_without_done", "agent_error", "client_timeout"):
         assert card(gen1().final(reason=reason, passed=False), tmp_path).status == "valid"
 
 
