@@ -40,3 +40,19 @@ def last(evs: list[dict[str, Any]], kind: str) -> dict[str, Any]:
 
 # ScoreCard fields that name the arm or count its tokens; everything else must match across arms.
 IDENTITY_FIELDS = {"path", "model", "provider", "run_index", "episode_id", "input_tokens", "output_tokens", "cost_usd"}
+
+
+def processes_with(marker: str) -> list[int]:
+    """Live processes (zombies aside) whose command line holds `marker`: what a client left behind."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state not in ("Z", "X"):
+            found.append(int(proc.name))
+    return found

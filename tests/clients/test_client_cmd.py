@@ -1,5 +1,5 @@
-"""`--client cmd`: any MCP client from a command template -- here a small Python client over the
-mcp SDK's stdio transport (tests/clients/scripted_mcp_client.py). No Node needed."""
+"""`--client cmd`: any MCP client from a command template -- here a small standard-library Python
+client over Streamable HTTP (tests/clients/sandboxed_agent.py), in its sandbox. No Node needed."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.surface.profiles import load_profile
 from tests.clients.client_bed import events, last, run, tool_calls, trajectory
 
-CLIENT = Path(__file__).with_name("scripted_mcp_client.py")
+CLIENT = Path(__file__).with_name("sandboxed_agent.py")
 PROCEDURE = [["read_ecam", {}],
              ["set_control", {"control": "GEN 1", "position": "OFF"}],
              ["set_control", {"control": "GEN 1", "position": "ON"}],
@@ -29,8 +29,8 @@ def python_cmd(*args: str) -> str:
 
 
 @pytest.mark.slow
-def test_a_command_template_client_flies_the_procedure_through_serve(tmp_path):
-    template = python_cmd(str(CLIENT), "{config}", "{server}", json.dumps(PROCEDURE)) + \
+def test_a_command_template_client_flies_the_procedure_through_the_episodes_http_server(tmp_path):
+    template = python_cmd(str(CLIENT), "play", "{config}", "{server}", json.dumps(PROCEDURE)) + \
         " --prompt {prompt} --system {system_prompt}"
     out = tmp_path / "out"
     rc = run(out, "--client", "cmd", "--client-cmd", template, "--client-model", "py-sdk")
@@ -39,13 +39,16 @@ def test_a_command_template_client_flies_the_procedure_through_serve(tmp_path):
     path = trajectory(out, "cmd-py-sdk")
     evs = events(path)
     assert [[n, a] for n, a in tool_calls(evs)] == PROCEDURE
-    assert [e["type"] for e in evs][-2:] == ["final", "client_report"]
+    # The bridge served the episode: the final comes last, once the client is gone, after its report.
+    assert [e["type"] for e in evs] == ["meta", "setup", *["tool_call"] * len(PROCEDURE), "client_report", "final"]
     final = last(evs, "final")
     assert final["reason"] == "agent_done" and final["success"]["passed"] is True
-    report = evs[-1]
+    report = evs[-2]
     assert report["error"] is None and report["exit_code"] == 0
     assert (report["client"], report["model"], report["usage"], report["cost_usd"]) == ("cmd", "py-sdk", None, None)
-    assert report["invocation"]["argv"][0] == sys.executable
+    assert report["invocation"]["argv"][:3] == [str(Path(sys.executable).resolve()), str(CLIENT), "play"]
+    assert report["invocation"]["mcp_config"]["mcpServers"]["a320"]["headers"] == {"Authorization": "Bearer [REDACTED]"}
+    assert evs[0]["transport"] == "http" and evs[0]["entry"] == "run"
 
     # Each placeholder became exactly one argument, newlines and quotes intact, no shell in between.
     log = path.with_name("cmd-py-sdk__run000.cmd.log")
