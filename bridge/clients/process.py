@@ -51,7 +51,7 @@ async def run_in_group(argv: list[str], *, env: dict[str, str], stdout: Path, ti
     pgid = proc.pid  # start_new_session: the client leads its own session and process group
     timed_out = False
     try:
-        with open(stdout, "wb") as out:
+        with open(stdout, "wb", buffering=0) as out:  # unbuffered: the transcript is current on disk
             async with anyio.create_task_group() as tg:
                 tg.start_soon(_copy, proc.stdout, out.write)
                 tg.start_soon(_copy, proc.stderr, lambda chunk: _keep_tail(tail, chunk))

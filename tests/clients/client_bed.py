@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,11 @@ SERVER = "a320"  # the server's name in the MCP config: tools are mcp__a320__<to
 
 def mcp(tool: str) -> str:
     return f"mcp__{SERVER}__{tool}"
+
+
+def python_cmd(*args: str) -> str:
+    """A --client-cmd running this Python (in the sandbox: the interpreter alone, not our venv)."""
+    return shlex.join([sys.executable, *args])
 
 
 def run(out: Path, *args: str) -> int:

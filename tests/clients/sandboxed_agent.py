@@ -1,7 +1,7 @@
 """A `--client cmd` agent for the tests: the Python standard library only, since the sandbox
 shows a client neither our virtual environment nor the installed package.
 
-    python sandboxed_agent.py play CONFIG SERVER CALLS_JSON [--prompt P] [--system S]
+    python sandboxed_agent.py play CONFIG SERVER CALLS_JSON [--prompt P] [--system S] [--tag T]
     python sandboxed_agent.py hunt CONFIG SERVER
 
 play: connects to the server named in the MCP config (Streamable HTTP, the bearer
@@ -9,7 +9,10 @@ token from its headers), makes the scripted calls [[tool, {args}], ...] and prin
 one JSON line per call, after a first line with the prompts it was given. With
 AGENT_PAUSE_BEFORE=i (and AGENT_PAUSE_S) it sleeps before call i (len(calls): after
 the last); with AGENT_SPAWN=1 it first starts a child in its own session that sleeps
-(a process that would outlive a careless harness).
+(a process that would outlive a careless harness); with AGENT_ECHO_ENV=NAME it writes
+the value of that variable wherever {echo} appears in the calls' arguments, on stdout
+and on stderr; AGENT_EXIT=n makes it exit with n at the end. --tag is ignored (a
+marker tests find its processes by).
 
 hunt: looks for the answer the way a cheating agent with file and shell tools
 would, and prints everything it found as one JSON object: its config; its working
@@ -17,7 +20,8 @@ directory, every parent and every file directly in them; HOME, recursively; ever
 other folder it can list outside the system trees and its own interpreter; the
 site-packages it can import from; /proc/*/cmdline, environ, cwd and open files of
 every process it can see; and the server's answer without the token, with a wrong
-one and with the right one. The test decides what counts as a finding.
+one and with the right one. The test decides what counts as a finding. (HUNT_WALK=0
+skips the walk of the whole file system, for a run outside the sandbox.)
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ class Server:
                 body, status, got = resp.read().decode(), resp.status, resp.headers
         except urllib.error.HTTPError as e:
             return e.code, None, e.headers
+        except OSError as e:  # nothing listening
+            return 0, {"unreachable": str(e)}, {}
         if "text/event-stream" in got.get("Content-Type", ""):
             datas = [line[5:].strip() for line in body.splitlines() if line.startswith("data:")]
             messages = [json.loads(d) for d in datas if d]
@@ -85,7 +91,11 @@ def play(config: str, name: str, calls_json: str, prompt: str, system: str) -> N
     if os.environ.get("AGENT_SPAWN") == "1":
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", "spawned-by-agent"],
                          start_new_session=True)
-    calls = json.loads(calls_json)
+    echo = os.environ.get(os.environ.get("AGENT_ECHO_ENV", ""), "")
+    if echo:
+        print(f"echo {echo}", flush=True)
+        print(f"echo {echo}", file=sys.stderr, flush=True)
+    calls = json.loads(calls_json.replace("{echo}", echo))
     pause_before = int(os.environ.get("AGENT_PAUSE_BEFORE", "-1"))
     server = Server(config, name)
     server.connect()
@@ -96,6 +106,7 @@ def play(config: str, name: str, calls_json: str, prompt: str, system: str) -> N
         print(json.dumps({"tool": tool, "is_error": bool(result.get("isError"))}), flush=True)
     if pause_before == len(calls):
         _pause()
+    sys.exit(int(os.environ.get("AGENT_EXIT", "0")))
 
 
 def _pause() -> None:
@@ -118,7 +129,7 @@ def hunt(config: str, name: str) -> None:
         for f in files:
             found[f"read {Path(root, f)}"] = _read(Path(root, f))
     own = Path(sys.base_prefix).resolve()
-    for root, dirs, files in os.walk("/"):
+    for root, dirs, files in os.walk("/" if os.environ.get("HUNT_WALK", "1") == "1" else "/nonexistent"):
         if root.startswith(SYSTEM_TREES) or Path(root).resolve() == own or own in Path(root).resolve().parents:
             dirs[:] = []
             continue
@@ -187,6 +198,7 @@ if __name__ == "__main__":
     p.add_argument("calls", nargs="?", default="[]")
     p.add_argument("--prompt", default="")
     p.add_argument("--system", default="")
+    p.add_argument("--tag", default="")
     a = p.parse_args()
     if a.mode == "play":
         play(a.config, a.server, a.calls, a.prompt, a.system)

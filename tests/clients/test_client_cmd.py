@@ -4,7 +4,6 @@ client over Streamable HTTP (tests/clients/sandboxed_agent.py), in its sandbox. 
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from a320bench.bridge import exitcodes
 from a320bench.bridge.clients.command import TemplateError, parse_template, substitute
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.surface.profiles import load_profile
-from tests.clients.client_bed import events, last, run, tool_calls, trajectory
+from tests.clients.client_bed import python_cmd, events, last, run, tool_calls, trajectory
 
 CLIENT = Path(__file__).with_name("sandboxed_agent.py")
 PROCEDURE = [["read_ecam", {}],
@@ -22,10 +21,6 @@ PROCEDURE = [["read_ecam", {}],
              ["set_control", {"control": "GEN 1", "position": "ON"}],
              ["set_control", {"control": "GEN 1", "position": "OFF"}],
              ["report_done", {"diagnosis": "GEN 1 fault, reset unsuccessful", "actions_summary": "GEN 1 off, on, off"}]]
-
-
-def python_cmd(*args: str) -> str:
-    return shlex.join([sys.executable, *args])
 
 
 @pytest.mark.slow
