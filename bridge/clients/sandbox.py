@@ -116,11 +116,12 @@ class Sandbox:
                 out += ["--symlink", os.readlink(top), top]
             elif os.path.isdir(top):
                 out += ["--ro-bind", top, top]
+        # The private folders first: a bind (a client under /tmp) goes on top of them.
+        out += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", HOME, "--dir", WORK]
         # Parents before children, so that a folder masked inside one bind can still hold another.
         mounts = [(Path(p).parts, 0, p) for p in self.read_only] + [(Path(p).parts, 1, p) for p in self.masked]
         for _, masked, path in sorted(mounts):
             out += ["--tmpfs", path] if masked else ["--ro-bind", path, path]
-        out += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", HOME, "--dir", WORK]
         fds: list[int] = []
         for f in [*_identity_files(), *files]:
             fd = _memory_file(f.content)
