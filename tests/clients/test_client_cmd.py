@@ -24,6 +24,7 @@ PROCEDURE = [["read_ecam", {}],
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("sandboxed")
 def test_a_command_template_client_flies_the_procedure_through_the_episodes_http_server(tmp_path):
     template = python_cmd(str(CLIENT), "play", "{config}", "{server}", json.dumps(PROCEDURE)) + \
         " --prompt {prompt} --system {system_prompt}"

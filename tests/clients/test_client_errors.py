@@ -34,6 +34,7 @@ def test_claude_not_found_is_one_clear_line_and_a_client_error_per_episode(tmp_p
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("sandboxed")
 def test_a_client_over_its_wall_clock_limit_is_killed_with_everything_it_started(tmp_path):
     marker = f"a320-bench-test-{uuid.uuid4().hex}"
     hang = ("import subprocess, sys, time; "
@@ -51,6 +52,7 @@ def test_a_client_over_its_wall_clock_limit_is_killed_with_everything_it_started
     assert processes_with(marker) == []  # the client's own child, in a session of its own, went with it
 
 
+@pytest.mark.usefixtures("sandboxed")
 def test_a_client_that_fails_is_a_client_error_and_the_command_is_on_record(tmp_path):
     out = tmp_path / "out"
     rc = run(out, "--client", "cmd", "--client-cmd", python_cmd("-c", "raise SystemExit(3)", "{config}"))

@@ -26,7 +26,7 @@ PROCEDURE = [["read_ecam", {}],
              ["report_done", {"diagnosis": "GEN 1 fault, reset unsuccessful", "actions_summary": "GEN 1 off, on, off"}]]
 RUNS = 2
 DEADLINE_S = 120.0  # generous: a deadline for things to happen, never a measure of speed
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("sandboxed")]
 
 
 def command(out: Path, tag: str) -> list[str]:

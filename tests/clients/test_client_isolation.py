@@ -19,7 +19,7 @@ from a320bench.server.sim.failures import FAILURES
 from tests.clients.client_bed import SCENARIO, SCENARIO_ID, events, python_cmd, run, trajectory
 
 AGENT = Path(__file__).with_name("sandboxed_agent.py")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("sandboxed")]
 
 
 def forbidden_words(out: Path) -> list[str]:

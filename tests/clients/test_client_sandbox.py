@@ -10,25 +10,18 @@ from pathlib import Path
 import pytest
 
 from a320bench.bridge import exitcodes
-from a320bench.bridge.clients.sandbox import (HOME, PATH, WORK, DataFile, SandboxError, build, environment,
-                                               find_bwrap, program_paths)
+from a320bench.bridge.clients.sandbox import HOME, PATH, WORK, DataFile, build, environment, find_bwrap, program_paths
 from tests.clients.client_bed import events, python_cmd, run, trajectory
 
 
-def bwrap() -> str:
-    try:
-        return find_bwrap()
-    except SandboxError as e:
-        pytest.skip(str(e))
-
-
+@pytest.mark.usefixtures("sandboxed")
 def test_a_hidden_folder_inside_a_bound_one_is_empty_and_data_files_arrive_read_only(tmp_path):
     tree = tmp_path / "tree"
     (tree / "secret").mkdir(parents=True)
     (tree / "secret" / "answer.txt").write_text("42")
     (tree / "visible.txt").write_text("hello")
     (tmp_path / "beside.txt").write_text("not for the client")
-    box = build(bwrap(), [tree], hidden=[tree / "secret", tmp_path / "elsewhere"])
+    box = build(find_bwrap(), [tree], hidden=[tree / "secret", tmp_path / "elsewhere"])
     assert box.masked == (str(tree / "secret"),) and str(tree) in box.read_only
     script = (f"find {tree} {HOME} | sort; cat {HOME}/note.txt; echo; pwd; id -u; "
               f"echo x > {HOME}/note.txt || echo read-only; ls -A {tmp_path}")
@@ -90,6 +83,7 @@ def test_no_bubblewrap_is_one_line_and_a_client_error_before_any_episode_starts(
     assert record["sandbox"] == {"error": why}
 
 
+@pytest.mark.usefixtures("sandboxed")
 def test_a_sandbox_bubblewrap_refuses_is_one_line_saying_why(tmp_path, monkeypatch, capsys):
     fake = tmp_path / "bin" / "bwrap"
     fake.parent.mkdir()

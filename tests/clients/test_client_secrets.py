@@ -17,6 +17,8 @@ SECRET = "sk-test-9f8e7d6c5b4a3210"
 ECHOING = [["set_control", {"control": "{echo}", "position": "OFF"}],  # an error that names the bad control
            ["report_done", {"diagnosis": "my key is {echo}", "actions_summary": "told everyone: {echo}"}]]
 
+pytestmark = pytest.mark.usefixtures("sandboxed")
+
 
 @pytest.mark.slow
 def test_a_secret_the_client_echoes_everywhere_is_scrubbed_from_every_file_and_the_console(tmp_path, monkeypatch,
