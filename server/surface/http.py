@@ -92,10 +92,14 @@ async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LO
                                 timeout_graceful_shutdown=SHUTDOWN_GRACE_S, log_level="warning")
         web = _Uvicorn(config)
         stopped = anyio.Event()
+        # Shielded: cancelled from outside (Ctrl-C), uvicorn would stop mid-loop and leave its
+        # lifespan task to be killed at exit, with a traceback; it is asked to stop instead.
+        shield = anyio.CancelScope(shield=True)
 
         async def run() -> None:
             try:
-                await web.serve([sock])
+                with shield:
+                    await web.serve([sock])
             finally:
                 stopped.set()
 
@@ -111,6 +115,7 @@ async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LO
                 web.should_exit = True
                 with anyio.CancelScope(shield=True), anyio.move_on_after(SHUTDOWN_GRACE_S + 1.0):
                     await stopped.wait()
+                shield.cancel()  # still not down: stop it the hard way
                 tg.cancel_scope.cancel()
     finally:
         sock.close()
