@@ -14,6 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "elec" / "gen1_fault_reset_fails.yaml"
 SCENARIO_ID = "elec_gen1_fault_reset_fails"
 SERVER = "a320"  # the server's name in the MCP config: tools are mcp__a320__<tool>
+AGENT = Path(__file__).with_name("sandboxed_agent.py")  # the standard-library client of `--client cmd` tests
+# The scenario's procedure, flown by a client: [tool, arguments] per call.
+PROCEDURE = [["read_ecam", {}],
+             ["set_control", {"control": "GEN 1", "position": "OFF"}],
+             ["set_control", {"control": "GEN 1", "position": "ON"}],
+             ["set_control", {"control": "GEN 1", "position": "OFF"}],
+             ["report_done", {"diagnosis": "GEN 1 fault, reset unsuccessful", "actions_summary": "GEN 1 off, on, off"}]]
 
 
 def mcp(tool: str) -> str:

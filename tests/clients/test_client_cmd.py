@@ -13,9 +13,8 @@ from a320bench.bridge import exitcodes
 from a320bench.bridge.clients.command import TemplateError, parse_template, substitute
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.surface.profiles import load_profile
-from tests.clients.client_bed import python_cmd, events, last, run, tool_calls, trajectory
+from tests.clients.client_bed import AGENT, PROCEDURE, events, last, python_cmd, run, tool_calls, trajectory
 
-CLIENT = Path(__file__).with_name("sandboxed_agent.py")
 PROCEDURE = [["read_ecam", {}],
              ["set_control", {"control": "GEN 1", "position": "OFF"}],
              ["set_control", {"control": "GEN 1", "position": "ON"}],
@@ -26,7 +25,7 @@ PROCEDURE = [["read_ecam", {}],
 @pytest.mark.slow
 @pytest.mark.usefixtures("sandboxed")
 def test_a_command_template_client_flies_the_procedure_through_the_episodes_http_server(tmp_path):
-    template = python_cmd(str(CLIENT), "play", "{config}", "{server}", json.dumps(PROCEDURE)) + \
+    template = python_cmd(str(AGENT), "play", "{config}", "{server}", json.dumps(PROCEDURE)) + \
         " --prompt {prompt} --system {system_prompt}"
     out = tmp_path / "out"
     rc = run(out, "--client", "cmd", "--client-cmd", template, "--client-model", "py-sdk")
@@ -42,7 +41,7 @@ def test_a_command_template_client_flies_the_procedure_through_the_episodes_http
     report = evs[-2]
     assert report["error"] is None and report["exit_code"] == 0
     assert (report["client"], report["model"], report["usage"], report["cost_usd"]) == ("cmd", "py-sdk", None, None)
-    assert report["invocation"]["argv"][:3] == [str(Path(sys.executable).resolve()), str(CLIENT), "play"]
+    assert report["invocation"]["argv"][:3] == [str(Path(sys.executable).resolve()), str(AGENT), "play"]
     assert report["invocation"]["mcp_config"]["mcpServers"]["a320"]["headers"] == {"Authorization": "Bearer [REDACTED]"}
     assert evs[0]["transport"] == "http" and evs[0]["entry"] == "run"
 

@@ -12,7 +12,7 @@ import pytest
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
 from a320bench.bridge.score.scorecard import score_file
-from tests.clients.client_bed import python_cmd, SCENARIO, events, processes_with, run, trajectory
+from tests.clients.client_bed import SCENARIO, events, processes_with, python_cmd, run, trajectory
 
 
 def test_claude_not_found_is_one_clear_line_and_a_client_error_per_episode(tmp_path, monkeypatch, capsys):

@@ -11,14 +11,12 @@ import subprocess
 import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
 from a320bench.bridge.score.scorecard import score_file
-from tests.clients.client_bed import SCENARIO, events, processes_with, python_cmd, trajectory
+from tests.clients.client_bed import AGENT, PROCEDURE, SCENARIO, events, processes_with, python_cmd, trajectory
 
-AGENT = Path(__file__).with_name("sandboxed_agent.py")
 PROCEDURE = [["read_ecam", {}],
              ["set_control", {"control": "GEN 1", "position": "OFF"}],
              ["set_control", {"control": "GEN 1", "position": "ON"}],

@@ -16,9 +16,8 @@ from a320bench.bridge import exitcodes
 from a320bench.bridge.selection import scenario_files
 from a320bench.server.scenario.loader import load_all
 from a320bench.server.sim.failures import FAILURES
-from tests.clients.client_bed import SCENARIO, SCENARIO_ID, events, python_cmd, run, trajectory
+from tests.clients.client_bed import AGENT, SCENARIO, SCENARIO_ID, events, python_cmd, run, trajectory
 
-AGENT = Path(__file__).with_name("sandboxed_agent.py")
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("sandboxed")]
 
 

@@ -5,14 +5,12 @@ answers), on stdout (its transcript), on stderr (its tail, and the console's err
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from a320bench.bridge import exitcodes
-from tests.clients.client_bed import events, python_cmd, run, tool_calls, trajectory
+from tests.clients.client_bed import AGENT, events, python_cmd, run, tool_calls, trajectory
 
-AGENT = Path(__file__).with_name("sandboxed_agent.py")
 SECRET = "sk-test-9f8e7d6c5b4a3210"
 ECHOING = [["set_control", {"control": "{echo}", "position": "OFF"}],  # an error that names the bad control
            ["report_done", {"diagnosis": "my key is {echo}", "actions_summary": "told everyone: {echo}"}]]
