@@ -3,7 +3,7 @@
 Writes N synthetic trajectories shaped like real ones (bench_score's generator,
 plus the ECAM alert changes a real episode records) to a temp folder, then
 times `a320-bench report DIR -o FILE` as a subprocess, process start included,
-and reports the HTML's size. As an anchor measured in the same run, it times
+and reports the HTML's size and the peak RSS. As an anchor measured in the same run, it times
 `a320-bench score DIR` on the same folder: the report reads what score reads.
 
     python bench/bench_report.py [--n 2000 10000] [--repeat 3] [--keep DIR]
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import statistics
 import subprocess
@@ -71,11 +72,13 @@ def main() -> int:
             runs = [timed([*cmd, "report", str(folder), "-o", str(out)]) for _ in range(args.repeat)]
             anchor = min(time_score(folder, ["--json"]) for _ in range(args.repeat))
             mb = out.stat().st_size / 2**20
+            # ru_maxrss of children: the largest child so far (KiB on Linux); counts run in increasing order.
+            rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             best = min(runs)
             verdict = ("OK" if best < TARGET_S and mb < TARGET_MB else "OVER TARGET") if n <= 2000 else "no target"
             print(f"report {n} episodes: best {best:.2f} s, median {statistics.median(runs):.2f} s over {args.repeat} runs "
                   f"(process start included; {best / anchor:.1f}x `score --json` on the same files, {anchor:.2f} s), "
-                  f"HTML {mb:.1f} MB (targets up to 2,000 episodes: < {TARGET_S:g} s, < {TARGET_MB:g} MB: {verdict})")
+                  f"HTML {mb:.1f} MB, peak RSS {rss_mb:.0f} MB (targets up to 2,000 episodes: < {TARGET_S:g} s, < {TARGET_MB:g} MB: {verdict})")
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
