@@ -63,6 +63,13 @@ def page(report, browser):  # the run first: Playwright's sync API holds an even
     pg.close()
 
 
+def open_episode(page, report: Path, i: int) -> None:
+    """Go to episode i's page and wait until it is drawn (a hash change renders it after goto returns)."""
+    page.goto(report.as_uri() + f"#/episode/{i}")
+    page.wait_for_function(f"document.getElementById('episode-title')?.textContent.startsWith('Episode {i}: ')"
+                           " && document.querySelector('#episode-timeline .main-svg') !== null")
+
+
 def cells(page, selector: str) -> list[list[str]]:
     return page.eval_on_selector_all(selector + " tbody tr",
                                      "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
@@ -105,7 +112,7 @@ def test_an_episode_page_shows_its_alert_bars_its_calls_and_the_procedure(page, 
     page.select_option("#filter-model", "scripted")
     assert page.inner_text("#filter-count") == "2 of 18 episodes"
     page.click("#table-episodes tbody tr:first-child")
-    page.wait_for_selector("#episode-timeline .main-svg")
+    page.wait_for_function("document.querySelector('#episode-timeline .main-svg') !== null")
     page.screenshot(path=str(report.with_name("episode.png")), full_page=True)
     assert page.inner_text("#episode-title") == "Episode 16: fire_eng1_cruise_first_agent"
     timeline = page.locator("#episode-timeline")
@@ -129,13 +136,20 @@ def test_an_episode_page_shows_its_alert_bars_its_calls_and_the_procedure(page, 
 def test_a_forbidden_action_is_highlighted_with_its_severity_and_reason(page, report):
     data = read_embedded(report.read_text(encoding="utf-8"))
     [i] = [i for i, e in enumerate(data["episodes"]) if e["dangerous"]]
-    page.goto(report.as_uri() + f"#/episode/{i}")
-    page.wait_for_selector("#episode-timeline .main-svg")
+    open_episode(page, report, i)
     box = page.inner_text("#forbidden-actions")
     [call] = [c for c in data["episodes"][i]["calls"] if c["cls"] == "forbidden_dangerous"]
     assert f"#{call['seq']} set_control(control={call['args']['control']}, position={call['args']['position']})" in box
     assert "forbidden (dangerous)" in box and call["match"] in box
     assert page.locator("#episode-calls tr.is-forbidden").count() == 1
+
+
+def test_every_episode_has_a_page_with_its_timeline(page, report):
+    page.goto(report.as_uri() + "#/episodes")
+    assert page.inner_text("#filter-count") == "18 of 18 episodes"
+    for i in range(18):
+        open_episode(page, report, i)
+        assert page.locator("#episode-calls tbody tr").count() > 0
 
 
 def test_the_filters_narrow_the_list_and_survive_a_reload(page, report):
