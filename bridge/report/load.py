@@ -46,7 +46,10 @@ def load(paths: Iterable[str | Path], *, warn: Callable[[str], None] | None = No
             events = list(read_events(path))
         except (OSError, ValueError, UnicodeDecodeError) as e:  # changed since it was scored
             raise ReportInputError(f"{path}: cannot read it again: {e}") from None
-        episodes.append(json.dumps(episode_timeline(events, card), ensure_ascii=False, separators=(",", ":"),
-                                   default=str))
+        try:
+            timeline = episode_timeline(events, card)
+        except Exception as e:  # scored, but a field has a shape no a320-bench writes: name the file
+            raise ReportInputError(f"{path}: cannot be shown ({type(e).__name__}: {e}); was it edited?") from None
+        episodes.append(json.dumps(timeline, ensure_ascii=False, separators=(",", ":"), default=str))
         card.commands = None
     return Loaded(cards, episodes, aggregate(cards), excluded_counts(cards))

@@ -59,7 +59,7 @@ def episode_timeline(events: list[dict[str, Any]], card: ScoreCard) -> dict[str,
     calls = [e for e in events if e.get("type") == "tool_call"]
     gt = setup.get("ground_truth") if isinstance(setup.get("ground_truth"), dict) else scenario.get("ground_truth")
     gt = gt if isinstance(gt, dict) else {}
-    budget = setup.get("budget") if isinstance(setup.get("budget"), dict) else scenario.get("budget") or {}
+    budget = _dict(setup.get("budget")) or _dict(scenario.get("budget"))
     commands = card.commands or []
     end_s = _num(card.sim_time_s) or max((_num(c.get("sim_time_after_s")) or 0.0 for c in calls), default=0.0)
     report = card_report(final, calls)
@@ -80,7 +80,7 @@ def episode_timeline(events: list[dict[str, Any]], card: ScoreCard) -> dict[str,
         "report": {k: _cut(v) for k, v in report.items()} if report else None,
         "keywords": _keywords(report, gt.get("diagnosis_keywords")),
         "criteria": _criteria(final.get("success")),
-        "final_ecam": [a.get("title") for a in _dicts((final.get("final_ecam") or {}).get("alerts"))],
+        "final_ecam": [a.get("title") for a in _dicts(_dict(final.get("final_ecam")).get("alerts"))],
         "turns": _turns(events),
         "client": _client(events),
     }
@@ -138,7 +138,8 @@ def _match(m: Any) -> str:
         return ""
     kind = m.get("kind")
     if kind == "step":
-        return f"step {int(m.get('index', 0)) + 1} of {m.get('block')}"
+        index = m.get("index")
+        return f"step {index + 1 if isinstance(index, int) else '?'} of {m.get('block')}"
     if kind == "optional":
         return "an optional action"
     if kind == "forbidden":
@@ -154,7 +155,7 @@ def alert_intervals(calls: list[dict[str, Any]], final: dict[str, Any]) -> list[
     `*_since` is set when the change is known only to within a call's span. None when
     the trajectory does not record alert changes (written before they were recorded)."""
     recorded = any("ecam_changes" in ev for ev in calls)
-    final_alerts = _dicts((final.get("final_ecam") or {}).get("alerts"))
+    final_alerts = _dicts(_dict(final.get("final_ecam")).get("alerts"))
     if not recorded:
         if not calls:  # no call: the ECAM never moved from what the final shows
             return [{"title": a.get("title"), "level": a.get("level"), "on": 0.0, "on_since": None, "off": None,
@@ -229,7 +230,8 @@ def _criteria(success: Any) -> list[dict[str, Any]]:
         elif kind == "controls_unchanged":
             moved = c.get("moved") or {}
             what = "no control moved on the " + ", ".join(map(str, c.get("panels") or [])) + " panels"
-            parts = [f"{n} {a} → {b}" for n, (a, b) in moved.items()] if isinstance(moved, dict) else []
+            parts = [f"{n} {' → '.join(map(str, ab)) if isinstance(ab, list) else ab}" for n, ab in moved.items()
+                     ] if isinstance(moved, dict) else []
             parts += [f"{n} pushed" for n in c.get("pushed") or []]
             actual = "; ".join(parts) or "none moved"
         else:
@@ -263,6 +265,10 @@ def _client(events: list[dict[str, Any]]) -> dict[str, Any] | None:
             "tool_uses": [str(u) for u in uses[:200]], "input_tokens": usage.get("input_tokens"),
             "output_tokens": usage.get("output_tokens"), "cost": _num(rep.get("cost_usd")),
             "stop_reason": rep.get("stop_reason"), "error": _cut(rep.get("error") or "", 400) or None}
+
+
+def _dict(x: Any) -> dict[str, Any]:
+    return x if isinstance(x, dict) else {}
 
 
 def _dicts(items: Any) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from pathlib import Path
 
@@ -80,3 +81,37 @@ def test_run_ends_by_printing_the_command_that_makes_the_report(tmp_path, capsys
     assert (ep["scenario"], ep["compliant"]) == ("elec_gen1_fault_reset_fails", True)
     assert ep["alerts"][0] == {"title": "ELEC GEN 1 FAULT", "level": 2, "on": 0.0, "on_since": None, "off": 2.0,
                                "off_since": 0.0}
+
+
+def test_episodes_that_are_not_the_agents_result_are_counted_apart_and_tokens_charted(tmp_path):
+    compliant(model="m-1").assistant(1000, 50, 0.25).write(tmp_path / "runs" / "a.jsonl")
+    gen1(model="m-1", run_index=1).read().final(reason="provider_error", passed=False).write(tmp_path / "runs" / "b.jsonl")
+    out = tmp_path / "r.html"
+    assert main(["report", str(tmp_path / "runs"), "-o", str(out)]) == exitcodes.OK
+    html = out.read_text(encoding="utf-8")
+    excluded = re.search(r'<p class="excluded" id="excluded">(.*?)</p>', html, re.S).group(1)
+    assert " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", excluded)).split()) == (
+        "Counted apart (not the agent's result: excluded from every mean (score --include-errors counts them)): "
+        "provider_error 1.")
+    row = re.search(r'<tr data-model="m-1">(.*?)</tr>', html, re.S).group(1)
+    assert [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)] == [
+        "m-1", "1", "1", "100% [21%–100%]", "100% [21%–100%]", "1.00", "1.00 (k=1)", "0%", "100%", "1000", "50",
+        "0.2500", "provider_error 1"]
+    figures = read_embedded(html)["figures"]
+    assert [t["y"] for t in figures["cost-tokens"]["data"]] == [[1000], [50], [0.25]]
+
+
+def test_an_edited_trajectory_with_odd_shapes_is_shown_or_named_never_a_traceback(tmp_path, capsys):
+    t = compliant()
+    t.events[-1].update(final_ecam=["not", "a", "dict"], success={"passed": True, "criteria": [
+        {"kind": "controls_unchanged", "panels": "ELEC", "moved": {"GEN 1": "OFF"}, "pushed": [], "passed": False}]})
+    t.events[1]["budget"] = "lots"
+    out = tmp_path / "r.html"
+    assert main(["report", str(t.write(tmp_path / "t.jsonl")), "-o", str(out)]) == exitcodes.OK
+    [ep] = read_embedded(out.read_text())["episodes"]
+    assert (ep["final_ecam"], ep["budget"]) == ([], {"tool_calls": 40, "sim_s": None})  # the scenario's budget
+    assert ep["criteria"][0]["actual"] == "GEN 1 OFF"
+    t.events[-1]["report_done"] = {"diagnosis": {"not": "text"}}
+    t.events[2]["ecam_changes"] = "everything"
+    assert main(["report", str(t.write(tmp_path / "t.jsonl")), "-o", str(out)]) == exitcodes.OK
+    assert capsys.readouterr().err == ""
