@@ -46,8 +46,8 @@ def _with_n(agg: dict[str, Any], key: str) -> dict[str, Any]:
 def overall_rates(overall: list[dict[str, Any]], colours: dict[str, str]) -> dict[str, Any]:
     """Compliant success and outcome success per model."""
     labels = ("compliant success", "outcome")
-    data = [{**_rate_bars(m["model"], colours[m["model"]], list(labels),
-                          [_with_n(m, "compliant_success"), _with_n(m, "outcome_success")])} for m in overall]
+    data = [_rate_bars(m["model"], colours[m["model"]], list(labels),
+                       [_with_n(m, "compliant_success"), _with_n(m, "outcome_success")]) for m in overall]
     return {"data": data, "layout": _layout("By model (95 % Wilson intervals)",
                                             yaxis={"range": [0, 1.05], "tickformat": ".0%"})}
 

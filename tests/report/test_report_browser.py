@@ -15,6 +15,9 @@ import pytest
 
 from a320bench.bridge.cli import main
 from a320bench.bridge.report.writer import read_embedded
+from a320bench.bridge.score.aggregate import aggregate
+from a320bench.bridge.score.inputs import trajectory_files
+from a320bench.bridge.score.scorecard import score_file
 
 pytestmark = pytest.mark.slow
 
@@ -75,14 +78,25 @@ def cells(page, selector: str) -> list[list[str]]:
                                      "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
 
 
+def pct_ci(r: dict) -> str:
+    lo, hi = r["ci95"]
+    return f"{round(r['rate'] * 100)}% [{round(lo * 100)}%–{round(hi * 100)}%]"
+
+
 def test_the_overview_shows_the_scores_of_the_known_run(page, report):
     page.screenshot(path=str(report.with_name("overview.png")), full_page=True)
-    assert cells(page, "#table-overall") == [
-        ["noop", "3", "6", "33% [10%–70%]", "33% [10%–70%]", "0.33", "0.33 (k=2)", "0%", "100%", "0", "0", "–", ""],
-        ["random", "3", "6", "0% [0%–39%]", "0% [0%–39%]", "0.35", "0.00 (k=2)", "17%", "0%", "0", "0", "–", ""],
-        ["scripted", "3", "6", "100% [61%–100%]", "100% [61%–100%]", "1.00", "1.00 (k=2)", "0%", "100%", "0", "0", "–",
-         ""],
-    ]
+    rows = cells(page, "#table-overall")
+    # scripted flies every procedure; noop succeeds only where doing nothing is right (TR 1, level 1).
+    assert rows[2] == ["scripted", "3", "6", "100% [61%–100%]", "100% [61%–100%]", "1.00", "1.00 (k=2)", "0%", "100%",
+                       "0", "0", "–", ""]
+    assert rows[0] == ["noop", "3", "6", "33% [10%–70%]", "33% [10%–70%]", "0.33", "0.33 (k=2)", "0%", "100%",
+                       "0", "0", "–", ""]
+    # Every row says what `a320-bench score` computes for the same files (random's depends on the simulator).
+    overall = aggregate(score_file(p) for p in trajectory_files([report.with_name("runs")]))["overall"]
+    assert [r[:9] for r in rows] == [
+        [a["model"], str(a["scenarios"]), str(a["n"]), pct_ci(a["compliant_success"]), pct_ci(a["outcome_success"]),
+         f"{a['completion_mean']:.2f}", f"{a['pass_hat_k']['2']:.2f} (k=2)", f"{round(a['dangerous_rate'] * 100)}%",
+         f"{round(a['diagnosis_rate'] * 100)}%"] for a in overall]
     assert cells(page, "#table-pivot") == [
         ["elec_gen1_fault_reset_fails", "ELEC", "0% [0%–66%]", "0% [0%–66%]", "100% [34%–100%]"],
         ["elec_tr1_fault_cruise", "ELEC", "100% [34%–100%]", "0% [0%–66%]", "100% [34%–100%]"],
@@ -135,13 +149,15 @@ def test_an_episode_page_shows_its_alert_bars_its_calls_and_the_procedure(page, 
 
 def test_a_forbidden_action_is_highlighted_with_its_severity_and_reason(page, report):
     data = read_embedded(report.read_text(encoding="utf-8"))
-    [i] = [i for i, e in enumerate(data["episodes"]) if e["dangerous"]]
+    dangerous = [i for i, e in enumerate(data["episodes"]) if e["dangerous"]]
+    assert dangerous, "the random provider made no dangerous move in this run: pick another seed or scenario"
+    i = dangerous[0]
     open_episode(page, report, i)
     box = page.inner_text("#forbidden-actions")
     [call] = [c for c in data["episodes"][i]["calls"] if c["cls"] == "forbidden_dangerous"]
     assert f"#{call['seq']} set_control(control={call['args']['control']}, position={call['args']['position']})" in box
     assert "forbidden (dangerous)" in box and call["match"] in box
-    assert page.locator("#episode-calls tr.is-forbidden").count() == 1
+    assert page.locator("#episode-calls tr.is-forbidden").count() == data["episodes"][i]["dangerous"]
 
 
 def test_every_episode_has_a_page_with_its_timeline(page, report):

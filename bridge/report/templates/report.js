@@ -261,7 +261,7 @@ loadReportData().then((DATA) => {
   function commandsView(ep) {
     const box = el("div", {});
     const toggle = el("label", {}, el("input", { type: "checkbox", id: "hide-reads",
-      onchange: (e) => box.classList.toggle("hide-reads", e.target.checked) }), " hide reads");
+      onchange: (e) => box.classList.toggle("hide-reads", e.target.checked) }), " hide reads and waits");
     const rows = ep.calls.map((c) => el("tr", {
       class: (isRead(c) ? "is-read" : "") + (c.cls.startsWith("forbidden") || c.cls === "harmful" ? " is-forbidden" : ""),
       "data-seq": c.seq },
