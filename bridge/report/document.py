@@ -13,12 +13,12 @@ from collections import Counter
 from datetime import datetime, timezone
 from typing import Any
 
-from . import charts
 from ..score.scorecard import ScoreCard
+from . import charts
 from .comparison import compare_models
 from .load import Loaded
 
-# The statuses score counts apart, by what they mean for a reader.
+# Said beside the statuses score counts apart (infrastructure, harness, invalid, incomplete).
 INFRASTRUCTURE_HINT = "not the agent's result: excluded from every mean (score --include-errors counts them)"
 
 

@@ -29,7 +29,7 @@ class ReportInputError(ValueError):
 @dataclass(slots=True)
 class Loaded:
     cards: list[ScoreCard]  # without their per-command lists (the timelines hold what the page shows)
-    episodes: list[str]  # one timeline per card, same order, as JSON text: 10,000 of them as dicts weigh ~1 GB
+    episodes: list[str]  # one timeline per card, same order, as JSON text (a fraction of a dict's memory)
     aggregates: dict[str, list[dict[str, Any]]]
     excluded: dict[str, int]
 
