@@ -75,6 +75,7 @@ class Episode:
                 step = min(step, 1.0)
             self.ac.advance(step)
             done += step
+            self.alert_log.observe(self.ac, self.sim_elapsed, self.start_sim_s)
             self._deliver_due()
         if self.sim_elapsed >= self.budget.max_sim_time_s - 1e-9:
             self.end("budget_sim_time")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from a320bench.server.scenario.loader import load
@@ -51,3 +53,18 @@ async def test_a_refused_call_after_the_end_records_no_change():
     assert r.is_error
     assert [x[2] for x in changes(ep)] == [[{"title": "ELEC GEN 1 FAULT", "level": 2, "shown": True, "t_s": 0.0}],
                                            None]
+
+
+def test_a_clear_inside_a_long_wait_is_known_to_within_one_step_of_the_simulation(tmp_path):
+    from a320bench.bridge.cli import main
+
+    scenario = SCENARIOS / "eng" / "eng1_flameout_then_gen2_fault_cruise.yaml"
+    assert main(["run", "--scenario", str(scenario), "--out", str(tmp_path), "--no-progress"]) == 0
+    [path] = tmp_path.rglob("*.jsonl")
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    [(wait, change)] = [(e, ch) for e in events if e["type"] == "tool_call" and e["name"] == "wait"
+                        for ch in e.get("ecam_changes", []) if not ch["shown"]]
+    # The relight clears ENG 1 FAIL a few seconds into a 30 s wait: the record narrows it to one step.
+    assert (change["title"], wait["sim_time_before_s"], wait["sim_time_after_s"]) == ("ENG 1 FAIL", 38.0, 68.0)
+    assert wait["sim_time_before_s"] <= change["since_s"] < change["t_s"] <= change["since_s"] + 5.0
+    assert change["t_s"] < wait["sim_time_after_s"]

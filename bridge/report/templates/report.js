@@ -218,7 +218,7 @@ loadReportData().then((DATA) => {
         "This trajectory was recorded before alert onsets and clears were kept: no alert bars.") : null,
       el("div", { id: "episode-timeline", class: "chart" }),
       el("p", { class: "note" }, "Bars: ECAM alerts while shown (red warning, amber caution, yellow level 1); " +
-        "hatched ends: the change happened somewhere within that call's span. Marks: reads (grey dots), " +
+        "hatched ends: the change happened somewhere within that stretch of the call. Marks: reads (grey dots), " +
         "waits (blue spans), actions by class (▲ correct, ▲ orange out of order, ◆ optional, ✕ forbidden)."),
       forbiddenCalls.length ? forbiddenBox(forbiddenCalls) : null,
       el("div", { class: "grid2" },
