@@ -1,8 +1,9 @@
 """Run an external client (its sandbox) in its own process group under a wall-clock limit.
 
 The client's stdout and stderr come through pipes, never as files it could name:
-stdout is copied into the transcript beside the trajectory, the end of stderr is
-kept in memory. stdin is /dev/null.
+stdout is copied into the transcript beside the trajectory line by line, each
+line scrubbed of secrets before it is written; the end of stderr is kept in
+memory. stdin is /dev/null.
 
 The group is bwrap's: when the sandbox's first process exits, or bwrap is
 killed, the kernel ends every process in the sandbox's pid namespace, so
@@ -19,6 +20,7 @@ import signal
 import subprocess
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +39,7 @@ class ProcessOutcome:
 
 
 async def run_in_group(argv: list[str], *, env: dict[str, str], stdout: Path, timeout_s: float,
-                       pass_fds: tuple[int, ...] = ()) -> ProcessOutcome:
+                       pass_fds: tuple[int, ...] = (), scrub: Callable[[str], str] = str) -> ProcessOutcome:
     import anyio
 
     t0 = time.monotonic()
@@ -51,7 +53,8 @@ async def run_in_group(argv: list[str], *, env: dict[str, str], stdout: Path, ti
     pgid = proc.pid  # start_new_session: the client leads its own session and process group
     timed_out = False
     try:
-        with open(stdout, "wb", buffering=0) as out:  # unbuffered: the transcript is current on disk
+        with open(stdout, "wb", buffering=0) as fh:  # unbuffered: the transcript is current on disk
+            out = _Lines(fh, scrub)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(_copy, proc.stdout, out.write)
                 tg.start_soon(_copy, proc.stderr, lambda chunk: _keep_tail(tail, chunk))
@@ -62,6 +65,7 @@ async def run_in_group(argv: list[str], *, env: dict[str, str], stdout: Path, ti
                     _signal_group(pgid, signal.SIGKILL)
                     await proc.wait()
                 tg.cancel_scope.deadline = anyio.current_time() + PIPE_GRACE_S
+            out.close()
     except BaseException:  # cancelled: leave nothing behind
         if proc.returncode is None:
             _signal_group(pgid, signal.SIGKILL)
@@ -71,7 +75,7 @@ async def run_in_group(argv: list[str], *, env: dict[str, str], stdout: Path, ti
             await proc.aclose()  # reaps it: no zombie
     code = None if timed_out else proc.returncode
     return ProcessOutcome(code, timed_out, round(time.monotonic() - t0, 3),
-                          stderr_tail=b"".join(tail).decode("utf-8", errors="replace")[-STDERR_TAIL_BYTES:])
+                          stderr_tail=scrub(b"".join(tail).decode("utf-8", errors="replace"))[-STDERR_TAIL_BYTES:])
 
 
 async def _copy(stream, sink) -> None:
@@ -82,6 +86,29 @@ async def _copy(stream, sink) -> None:
             sink(chunk)
     except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
         pass
+
+
+class _Lines:
+    """Writes whole lines, each passed through `scrub` first (a secret split across two reads is
+    still one line); what is left at the end is written last."""
+
+    def __init__(self, fh, scrub: Callable[[str], str]):
+        self.fh, self.scrub, self.pending = fh, scrub, b""
+
+    def write(self, chunk: bytes) -> None:
+        data = self.pending + chunk
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            self._put(data[:cut])
+        self.pending = data[cut:]
+
+    def close(self) -> None:
+        if self.pending:
+            self._put(self.pending)
+            self.pending = b""
+
+    def _put(self, data: bytes) -> None:
+        self.fh.write(self.scrub(data.decode("utf-8", errors="surrogateescape")).encode("utf-8", "surrogateescape"))
 
 
 def _keep_tail(tail: deque[bytes], chunk: bytes) -> None:

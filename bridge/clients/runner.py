@@ -149,8 +149,8 @@ class ExternalClient:
             else:
                 exe, box, env = self._setup
                 outcome, invocation = await self._run(exe, box, env, ep, profile, sc.task_prompt, transcript,
-                                                      token, opaque_id)
-                errors += self._assess(outcome, invocation, report, transcript, profile, secrets)
+                                                      token, opaque_id, secrets)
+                errors += self._assess(outcome, invocation, report, transcript, profile)
             own_end = ep.ended
             if ep.final is None:
                 timed_out = bool(report.get("timed_out"))
@@ -178,7 +178,8 @@ class ExternalClient:
             rec.close()
 
     async def _run(self, exe: Path, box: Sandbox, env: dict[str, str], ep: Any, profile: Any, prompt: str,
-                   transcript: Path, token: str, opaque_id: str) -> tuple[ProcessOutcome, dict[str, Any]]:
+                   transcript: Path, token: str, opaque_id: str, secrets: tuple[str, ...]
+                   ) -> tuple[ProcessOutcome, dict[str, Any]]:
         from a320bench.server.session import sha256_text
         from a320bench.server.surface.http import serve_http
 
@@ -191,7 +192,7 @@ class ExternalClient:
             command, fds = box.command(argv, files)
             try:
                 outcome = await run_in_group(command, env=env, stdout=transcript, timeout_s=self.impl.timeout_s,
-                                             pass_fds=tuple(fds))
+                                             pass_fds=tuple(fds), scrub=lambda text: redact(text, secrets))
             finally:
                 for fd in fds:
                     os.close(fd)
@@ -209,11 +210,10 @@ class ExternalClient:
         return outcome, invocation
 
     def _assess(self, outcome: ProcessOutcome, invocation: dict[str, Any], report: dict[str, Any],
-                transcript: Path, profile: Any, secrets: tuple[str, ...]) -> list[str]:
+                transcript: Path, profile: Any) -> list[str]:
         """Fill the report from what the client did and said; its infrastructure errors."""
-        _redact_file(transcript, secrets)
         fields, errors = self.impl.report(transcript, outcome, SERVER_NAME, list(profile.tools))
-        tail = redact(outcome.stderr_tail, secrets) or None
+        tail = outcome.stderr_tail or None
         report.update(fields)
         report.update(invocation=invocation, exit_code=outcome.exit_code, timed_out=outcome.timed_out,
                       wall_s=outcome.wall_s, transcript=transcript.name if transcript.exists() else None,
@@ -245,14 +245,3 @@ def _close_early(rec: HeldFinalRecorder, ep: Any, report: dict[str, Any], reason
         verdict = {"scenario_id": ep.scenario.id, "error": f"{type(e).__name__}: {e}"}
     report.update(interrupted=reason == EndReason.INTERRUPTED)
     rec.close_episode(report, standing_final(verdict, reason, episode_reason=own_end))
-
-
-def _redact_file(path: Path, secrets: tuple[str, ...]) -> None:
-    """Scrub known secrets from a client's transcript or log, in place."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return
-    clean = redact(text, secrets)
-    if clean != text:
-        path.write_text(clean, encoding="utf-8")

@@ -50,3 +50,15 @@ def test_a_secret_the_client_echoes_everywhere_is_scrubbed_from_every_file_and_t
     for p in files:
         assert SECRET not in p.read_text(), p
     assert SECRET not in console.out + console.err
+
+
+def test_a_secret_split_across_two_reads_of_the_clients_output_is_still_scrubbed(tmp_path):
+    from a320bench.bridge.clients.process import _Lines
+    from a320bench.bridge.envfile import redact
+
+    with open(tmp_path / "log", "wb") as fh:
+        lines = _Lines(fh, lambda text: redact(text, (SECRET,)))
+        for chunk in (b"key: " + SECRET[:7].encode(), SECRET[7:].encode() + b"\nnext ", b"line, no newline " + SECRET.encode()):
+            lines.write(chunk)
+        lines.close()
+    assert (tmp_path / "log").read_text() == "key: [REDACTED]\nnext line, no newline [REDACTED]"
