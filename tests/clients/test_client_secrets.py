@@ -58,7 +58,8 @@ def test_a_secret_split_across_two_reads_of_the_clients_output_is_still_scrubbed
 
     with open(tmp_path / "log", "wb") as fh:
         lines = _Lines(fh, lambda text: redact(text, (SECRET,)))
-        for chunk in (b"key: " + SECRET[:7].encode(), SECRET[7:].encode() + b"\nnext ", b"line, no newline " + SECRET.encode()):
+        key = SECRET.encode()
+        for chunk in (b"key: " + key[:7], key[7:] + b"\nnext ", b"line, no newline " + key):
             lines.write(chunk)
         lines.close()
     assert (tmp_path / "log").read_text() == "key: [REDACTED]\nnext line, no newline [REDACTED]"
