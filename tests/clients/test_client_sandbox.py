@@ -38,7 +38,8 @@ def test_a_hidden_folder_inside_a_bound_one_is_empty_and_data_files_arrive_read_
 def test_the_environment_leaves_out_what_names_hidden_folders_and_the_callers_own_places(tmp_path):
     hidden = [tmp_path / "runs", tmp_path / "checkout"]
     base = {"HOME": "/root", "PATH": "/venv/bin:/usr/bin", "PWD": str(tmp_path / "checkout"), "LANG": "C.UTF-8",
-            "RESULTS": f"{tmp_path}/runs/x", "ANTHROPIC_API_KEY": "k", "A320_BENCH_CLAUDE": "/c", "XDG_CACHE_HOME": "/c",
+            "RESULTS": f"{tmp_path}/runs/x", "ANTHROPIC_API_KEY": "k", "A320_BENCH_CLAUDE": "/c",
+            "XDG_CACHE_HOME": "/c",
             "VIRTUAL_ENV": "/venv", "ENABLE_TOOL_SEARCH": "true"}
     env, dropped = environment(base, hidden, {"ENABLE_TOOL_SEARCH": "false"})
     assert env == {"LANG": "C.UTF-8", "ANTHROPIC_API_KEY": "k", "ENABLE_TOOL_SEARCH": "false",

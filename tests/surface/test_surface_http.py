@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = load(ROOT / "scenarios" / "elec" / "gen1_fault_reset_fails.yaml")
 PROFILE = load_profile("benchmark")
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                         "clientInfo": {"name": "t", "version": "1"}}}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
