@@ -5,7 +5,8 @@
         endpoint.headers   {"Authorization": "Bearer <random token>"}
 
 One server per episode: a fresh port (the kernel picks a free one) and a fresh
-token from `secrets`. A request without the token, or with another, is refused
+token from `secrets` (`port`, `path` and `token` can be given instead: a person
+serving by hand may want them fixed). A request without the token, or with another, is refused
 with 401 by the SDK's bearer middleware before it reaches MCP; the SDK's DNS
 rebinding guard refuses a Host that is not loopback. The episode, its recorder
 and its verdict stay in the caller's process: nothing about the scenario goes
