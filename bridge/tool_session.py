@@ -7,7 +7,7 @@ model said (assistant turns, nudges, provider errors).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,10 +34,12 @@ _VALIDATORS: dict[tuple[str, str], Any] = {}
 
 
 class AgentTools:
-    def __init__(self, client: Any, recorder: Recorder, is_over: Callable[[], bool]):
+    def __init__(self, client: Any, recorder: Recorder, is_over: Callable[[], bool],
+                 record_malformed: Callable[[str, Any], Awaitable[str]] | None = None):
         self.client = client
         self.recorder = recorder
         self._is_over = is_over
+        self._record_malformed = record_malformed
         self.reported_done = False
         self._primed = False
 
@@ -80,3 +82,10 @@ class AgentTools:
         if name == "report_done" and not res.is_error:
             self.reported_done = True
         return ToolOutcome(text, res.structured_content, bool(res.is_error))
+
+    async def malformed(self, name: str, raw_arguments: Any) -> ToolOutcome:
+        """A tool call whose arguments are not a JSON object: the server counts it against the
+        budget and records it like any call (MCP itself cannot carry it); the model reads the error."""
+        if self._record_malformed is None:  # pragma: no cover - every in-process episode passes one
+            raise RuntimeError("this session cannot record malformed tool calls")
+        return ToolOutcome(await self._record_malformed(name, raw_arguments), None, True)

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from a320bench.server.scenario.model import Scenario
 
+from ..errors import AgentFailed, EpisodeEnded, ProviderFailed  # noqa: F401  (what providers raise)
 from ..tool_session import AgentTools
 
 
@@ -20,14 +21,6 @@ class AgentTask:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class ProviderFailed(Exception):
-    """The model provider failed after retries; the episode ends as provider_error."""
-
-    def __init__(self, message: str, attempts: int):
-        super().__init__(message)
-        self.attempts = attempts
-
-
 class Provider(Protocol):
     name: str  # recorded as meta.provider
     model: str | None  # recorded as meta.model
@@ -38,5 +31,6 @@ class Provider(Protocol):
 
     async def run(self, tools: AgentTools, task: AgentTask) -> str | None:
         """Drive the episode. Return None after report_done, else the end reason
-        (e.g. end_turn_without_done). Raise ProviderFailed for provider faults."""
+        (e.g. end_turn_without_done). Raise an EpisodeEnded (ProviderFailed, AgentFailed)
+        to end the episode for a reason outside the tools; anything else is a harness error."""
         ...
