@@ -119,7 +119,7 @@ class Episode:
         if self._final_due:
             self._final_due = False
             self._write_final()
-        elif self.on_verdict is not None:
+        elif self.on_verdict is not None and self.final is None:  # after the end, the final verdict stands
             self.on_verdict(self.verdict(final=False))
 
     # ---- the end ------------------------------------------------------------------

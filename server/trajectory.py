@@ -29,6 +29,7 @@ without importing the simulator or MCP.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -73,9 +74,17 @@ def refuse_links(root: str | Path, path: str | Path) -> None:
             raise LinkRefused(f"{here} is a symbolic link; a320-bench never writes through one")
 
 
+def make_folder(folder: Path) -> None:
+    """mkdir -p, saying "Not a directory" (not "File exists") when a file is in the way."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder)) from None
+
+
 def open_fresh(path: Path) -> Any:
     """A new, empty file at `path` for writing, never through a link (see the module docstring)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     try:
         if stat.S_ISLNK(os.lstat(path).st_mode):
             raise LinkRefused(f"{path} is a symbolic link; a320-bench never writes through one")
@@ -205,7 +214,7 @@ def write_json_atomic(path: str | Path, data: Any, scrubber: Scrubber = NO_SECRE
     never sees half a file, and a link at `path` is replaced, never written through.
     No fsync (see Recorder.close). Raises OSError (LinkRefused for a linked folder)."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(p.parent)
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")  # O_EXCL: never a link
     try:
         os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide a results file from its readers
