@@ -39,7 +39,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.path}: {self.message}" if self.path else f"{self.file}: {self.message}"
+        text = f"{self.file}: {self.path}: {self.message}" if self.path else f"{self.file}: {self.message}"
+        return text.replace("\n", "\\n")  # one problem, one line
 
 
 def _loc(loc: tuple) -> str:
@@ -50,8 +51,15 @@ def _loc(loc: tuple) -> str:
         elif part in ("StatePredicate", "EcamClear", "ControlsUnchanged", "AfterTrigger", "WhenTrigger"):  # union tags
             continue
         else:
-            out += ("." if out else "") + str(part)
+            out += ("." if out else "") + _key(str(part))
     return out
+
+
+def _key(name: str, limit: int = 60) -> str:
+    """A field name as one short, printable piece of a line (keys come from the file: anything)."""
+    if name and name.isprintable() and len(name) <= limit and "." not in name:
+        return name
+    return repr(name[:limit]) + ("…" if len(name) > limit else "")
 
 
 def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
