@@ -1,4 +1,4 @@
-"""Providers drive an episode: baselines (scripted, noop, random, replay) and litellm models.
+"""Providers drive an episode: baselines (scripted, noop, random, ecam, replay) and litellm models.
 
 Looked up by name and imported lazily: litellm costs seconds to import and is an
 optional extra. A missing extra is one line with the exact command that installs it.
@@ -18,6 +18,7 @@ PROVIDERS: dict[str, tuple[str, str, frozenset[str]]] = {
     "scripted": ("scripted", "ScriptedProvider", frozenset()),
     "noop": ("noop", "NoopProvider", frozenset()),
     "random": ("random_walk", "RandomProvider", frozenset()),
+    "ecam": ("ecam", "EcamProvider", frozenset()),
     "replay": ("replay", "ReplayProvider", frozenset()),
     "litellm": ("litellm_agent", "LitellmProvider", frozenset({"litellm", "tenacity"})),
 }
