@@ -56,7 +56,7 @@ def check_flags(args) -> None:
     only = {
         "--replay-from": (args.replay_from, provider == "replay", "--provider replay"),
         "--replay-of": (args.replay_of, provider == "replay", "--provider replay"),
-        "--seed": (args.seed, provider == "random", "--provider random (the other providers take no seed)"),
+        "--seed": (args.seed, provider == "random", "--provider random (no other provider takes a seed)"),
         "--client-model": (args.client_model, bool(args.client), "--client"),
         "--client-timeout": (args.client_timeout, bool(args.client), "--client"),
         "--client-cmd": (args.client_cmd, args.client == "cmd", "--client cmd"),
@@ -68,7 +68,7 @@ def check_flags(args) -> None:
     }
     for flag, (value, applies, where) in only.items():
         if value is not None and not applies:
-            raise UsageError(f"{flag} does not apply here: it is for {where} only")
+            raise UsageError(f"{flag} does not apply here: it is only for {where}")
     if not 1 <= args.runs <= MAX_RUNS:
         raise UsageError(f"--runs must be between 1 and {MAX_RUNS}")
     if args.workers < 1:
@@ -244,7 +244,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
 
     if skipped:
         console.note(f"{skipped} episode(s) already complete in {out} (use --force to rerun)")
-    if not stop["signal"]:
+    if not stop["signal"] and not stop["storage"]:  # the rerun that resumes prints it
         _print_summary(out, scenarios, label)
     console.note(f"run record: {record_path}")
     replay_bad = [r for r in results if r.replay_same is False]

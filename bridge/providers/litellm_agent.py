@@ -108,7 +108,12 @@ def _transient(e: BaseException) -> bool:
 
 
 def _describe(e: BaseException) -> str:
-    return f"{type(e).__name__}: {' '.join(str(e).split())[:ERROR_CHARS]}"
+    name = type(e).__name__
+    text = " ".join(str(e).split())
+    for prefix in (f"litellm.{name}: ", f"{name}: ", "litellm.BadRequestError: "):  # litellm repeats the class
+        while text.startswith(prefix):
+            text = text.removeprefix(prefix)
+    return f"{name}: {text[:ERROR_CHARS]}"
 
 
 def _message(resp: Any) -> Any:

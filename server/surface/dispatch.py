@@ -90,8 +90,7 @@ class EpisodeServer(MCPServer[EpisodeState]):
         ep = self.state.episode
         failure = ep.recorder.failure
         if failure is not None and ep.ended is None:
-            log.error("%s", failure)
-            ep.end(EndReason.STORAGE_ERROR, error=failure)
+            ep.end(EndReason.STORAGE_ERROR, error=failure)  # the owner (run, serve) tells the user
 
     async def _counted_call(self, name: str, arguments: dict[str, Any], context: Any
                             ) -> CallToolResult | InputRequiredResult:

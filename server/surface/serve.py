@@ -83,6 +83,8 @@ def run_serve(args: Any) -> int:
         recorder.close()
         verdict_file.close()
         if ep.ended == EndReason.STORAGE_ERROR:
+            print(f"error: {(ep.final or {}).get('error')}; the episode ended storage_error", file=sys.stderr,
+                  flush=True)
             return EXIT_STORAGE
         return EXIT_INTERNAL if ep.ended == EndReason.HARNESS_ERROR else EXIT_OK
 
