@@ -132,3 +132,27 @@ def test_serve_refuses_a_trajectory_path_it_must_not_write_in_one_line(tmp_path,
     assert p.stderr.decode().splitlines() == [f"error: {why}"]
     if where == "symlink":
         assert (tmp_path / "precious.txt").read_text() == "keep\n"
+
+
+@pytest.mark.slow
+def test_serve_ends_the_episode_when_the_disk_fills_and_exits_74_with_one_line(tmp_path):
+    from surface_bed import ELEC, RawServe, read_json
+
+    disk = tmp_path / "disk"
+    _mount_small(disk)
+    try:
+        result = tmp_path / "verdict.json"
+        srv = RawServe(ELEC, "--trajectory", str(disk / "t.jsonl"), "--result", str(result), cwd=tmp_path)
+        srv.initialize()
+        answers = [srv.call("list_controls", {}) for _ in range(60)]  # 64 kB hold far fewer
+        errors = [a["result"]["content"][0]["text"] for a in answers if a["result"].get("isError")]
+        assert errors and set(errors) == {
+            "The episode is over: it was ended by the harness. No further actions are possible."}
+        assert srv.close_stdin_and_wait(timeout=60) == 74
+        assert srv.stderr().splitlines() == [
+            f"error: cannot write the trajectory {disk / 't.jsonl'}: No space left on device; "
+            "the episode ended storage_error"]
+        verdict = read_json(result)
+        assert verdict["reason"] == "storage_error" and "No space left on device" in verdict["error"]
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)
