@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import shlex
 import signal
 from collections import Counter
 from dataclasses import dataclass
@@ -247,6 +248,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     if not stop["signal"] and not stop["storage"]:  # the rerun that resumes prints it
         _print_summary(out, scenarios, label)
     console.note(f"run record: {record_path}")
+    console.note(f"make the report: a320-bench report {shlex.quote(str(out))}")
     replay_bad = [r for r in results if r.replay_same is False]
     for r in replay_bad:
         console.error(f"replay of {r.scenario_id} run {r.run_index} ended in a different state: a determinism bug")
