@@ -2,7 +2,10 @@
 
 `AgentTools` lists and calls the episode's tools over an MCP client session
 (messages, not objects: nothing it holds leads to the server, the episode or
-the scenario). Tool calls are recorded by the server itself.
+the scenario). Tool calls are recorded by the server itself, a model's malformed
+tool call too: it travels as an MCP call whose request `_meta` carries the raw
+arguments (`messages.MALFORMED_ARGUMENTS_META`), so the server counts it against
+the budget and records it in order with the others.
 
 `AgentJournal` is where a provider records its own turns (assistant, nudge,
 provider_retry). It holds only what the provider wrote until the harness's
@@ -17,6 +20,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from a320bench.secrets import NO_SECRETS, Scrubber
+from a320bench.server.surface.messages import MALFORMED_ARGUMENTS_META
 from a320bench.server.trajectory import Recorder, now_iso
 
 JOURNAL_EVENTS = frozenset({"assistant", "nudge", "provider_retry"})
@@ -55,8 +60,8 @@ class AgentJournal:
 class JournalRecorder(Recorder):
     """The episode's recorder, writing the provider's journal in before each of its own events."""
 
-    def __init__(self, path: Any, journal: AgentJournal, secrets: tuple[str, ...] = ()):
-        super().__init__(path, secrets=secrets)
+    def __init__(self, path: Any, journal: AgentJournal, scrubber: Scrubber = NO_SECRETS):
+        super().__init__(path, scrubber=scrubber)
         self.journal = journal
 
     def write(self, type_: str, **fields: Any) -> dict[str, Any]:
@@ -108,12 +113,20 @@ class AgentTools:
         return list((await self._session.list_tools()).tools)
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutcome:
+        return await self._call(name, arguments or {})
+
+    async def malformed(self, name: str, raw_arguments: Any) -> ToolOutcome:
+        """A model's tool call whose arguments are not a JSON object: it still used a tool call. The
+        server counts and records it like any call (nothing runs); the model reads the error."""
+        return await self._call(name, {}, meta={MALFORMED_ARGUMENTS_META: raw_arguments})
+
+    async def _call(self, name: str, arguments: dict[str, Any], meta: dict[str, Any] | None = None) -> ToolOutcome:
         from mcp.shared.exceptions import MCPError
 
         if not self._primed:
             await self._prime()
         try:
-            res = await self._session.call_tool(name, arguments or {})
+            res = await self._session.call_tool(name, arguments, meta=meta)
         except MCPError as e:  # protocol-level refusal (e.g. unknown tool): the model sees the message
             return ToolOutcome(f"Error: {e}", None, True)
         text = "\n".join(getattr(c, "text", "") for c in res.content if getattr(c, "type", "") == "text")

@@ -8,17 +8,13 @@ imports (mcp, litellm, the simulator) happen inside the command bodies, so
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from . import exitcodes
+from . import console, exitcodes
+from .errors import BridgeError, UsageError
 
-
-class CliError(Exception):
-    """A user-facing error: printed as one line, exit code attached."""
-
-    def __init__(self, message: str, code: int = exitcodes.USAGE):
-        super().__init__(message)
-        self.code = code
+CliError = UsageError  # the name the commands raise
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,17 +36,24 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--client", choices=["claude", "cmd"], help="an external MCP client driving `a320-bench serve`")
     r.add_argument("--client-model", help="model name passed to the external client")
     r.add_argument("--client-cmd", help="command for --client cmd; placeholders {config} {prompt} {system_prompt} {server}")
-    r.add_argument("--client-timeout", type=float, default=600.0, help="wall-clock seconds per client episode")
+    # Defaults of flags that apply to one kind of run are None, so that a flag given where it
+    # does not apply can be refused (run.py fills in the defaults).
+    r.add_argument("--client-timeout", type=float, default=None, help="wall-clock seconds per client episode (default 600)")
     r.add_argument("--runs", type=int, default=1, help="episodes per scenario")
     r.add_argument("--workers", type=int, default=4, help="episodes in parallel")
     r.add_argument("--out", default="runs", help="output folder (default: runs)")
     r.add_argument("--sampling", default=None, help="JSON of sampling parameters passed verbatim to the model")
     r.add_argument("--profile", default="benchmark", help="tool profile (default: benchmark)")
     r.add_argument("--env-file", help="KEY=value file with credentials")
-    r.add_argument("--max-retries", type=int, default=3, help="retries of rate limits, timeouts and 5xx")
+    r.add_argument("--max-retries", type=int, default=None, help="--model: retries of rate limits, timeouts, 5xx "
+                   "and malformed responses (default 3)")
+    r.add_argument("--request-timeout", type=float, default=None, metavar="SECONDS",
+                   help="--model: seconds to wait for one model response before retrying it (default 120)")
     r.add_argument("--task-id", help="only these scenario indices (0-based): 0,3,5-7")
-    r.add_argument("--seed", type=int, default=0, help="seed of the random provider")
+    r.add_argument("--seed", type=int, default=None, help="seed of the random provider (default 0)")
     r.add_argument("--replay-from", help="for --provider replay: the runs folder to replay")
+    r.add_argument("--replay-of", metavar="LABEL", help="for --provider replay: whose episodes to replay when "
+                   "--replay-from holds several (a file label, e.g. random or openai_gpt-4.1)")
     r.add_argument("--force", action="store_true", help="rerun episodes that are already complete")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -76,35 +79,52 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _dispatch(argv: list[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    if args.command == "score":
+        from .score.cli import run_score
+
+        return run_score(args)
+    if args.command == "report":
+        from .report.cli import run_report
+
+        return run_report(args)
+    if args.command == "validate":
+        from .validate import run_validate
+
+        return run_validate(args)
+    if args.command == "serve":
+        from a320bench.server.surface.serve import run_serve
+
+        return run_serve(args)
+    from .run import run_command
+
+    return run_command(args)
+
+
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        args.argv = list(sys.argv[1:] if argv is None else argv)
-        if args.command == "score":
-            from .score.cli import run_score
-
-            return run_score(args)
-        if args.command == "report":
-            from .report.cli import run_report
-
-            return run_report(args)
-        if args.command == "validate":
-            from .validate import run_validate
-
-            return run_validate(args)
-        if args.command == "serve":
-            from a320bench.server.surface.serve import run_serve
-
-            return run_serve(args)
-        from .run import run_command
-
-        return run_command(args)
-    except CliError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return e.code
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    with console.scope():
+        try:
+            return _dispatch(argv)
+        except BridgeError as e:
+            console.error(str(e))
+            return e.exit_code
+        except KeyboardInterrupt:
+            console.note("interrupted")
+            return exitcodes.INTERRUPTED
+        except BrokenPipeError:  # `a320-bench score ... | head`: the reader left; nothing to say
+            try:
+                sys.stdout = open(os.devnull, "w")
+            except OSError:
+                pass
+            return exitcodes.OK
+        except Exception as e:  # a bug of ours: one line, never a traceback (unless asked for)
+            if os.environ.get("A320_BENCH_DEBUG"):
+                raise
+            console.error(f"internal error: {type(e).__name__}: {e} "
+                          "(a bug of a320-bench; A320_BENCH_DEBUG=1 shows the traceback)")
+            return exitcodes.INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

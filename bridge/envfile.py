@@ -1,22 +1,21 @@
-"""Credentials from an env file (KEY=value, `export`, comments, quotes).
+"""Credentials from an env file (KEY=value, `export`, comments, quotes), parsed by python-dotenv.
 
-Values are put in the process environment for providers to read and are
-collected as secrets so that recorders scrub them; they are never written.
+Values go into the process environment (providers and clients read them there)
+only for as long as a command runs, and are secrets: scrubbed from everything
+written or printed (`a320bench.secrets`), never written themselves.
 """
 
 from __future__ import annotations
 
+import io
 import os
-import re
-import shlex
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
-_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$")
-_SECRETISH = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.I)
+from dotenv.parser import parse_stream
 
-
-class EnvFileError(ValueError):
-    pass
+from .errors import EnvFileError
 
 
 def parse_env_file(path: str | Path) -> dict[str, str]:
@@ -28,40 +27,26 @@ def parse_env_file(path: str | Path) -> dict[str, str]:
     except UnicodeDecodeError:
         raise EnvFileError(f"--env-file {p}: not UTF-8 text") from None
     out: dict[str, str] = {}
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        m = _LINE.match(line)
-        if not m:
+    for b in parse_stream(io.StringIO(text)):
+        if b.error or (b.key is not None and b.value is None):
+            # dotenv counts a line from the blank lines before it: name the line itself.
+            n = b.original.line + len(b.original.string) - len(b.original.string.lstrip("\n"))
             raise EnvFileError(f"--env-file {p}: line {n} is not KEY=value")
-        key, value = m.group(1), m.group(2).strip()
-        if value[:1] in ("'", '"'):
-            try:
-                parts = shlex.split(value, comments=True)
-            except ValueError:
-                raise EnvFileError(f"--env-file {p}: line {n} has an unterminated quote") from None
-            value = parts[0] if parts else ""
-        else:
-            value = value.split(" #", 1)[0].strip()
-        out[key] = value
+        if b.key is not None:
+            out[b.key] = b.value or ""
     return out
 
 
-def apply_env_file(path: str | Path) -> list[str]:
-    """Load the file into os.environ; return its values (to be scrubbed everywhere)."""
-    values = parse_env_file(path)
+@contextmanager
+def applied(values: Mapping[str, str]) -> Iterator[None]:
+    """The values in os.environ while the block runs; the environment as it was afterwards."""
+    before = {k: os.environ.get(k) for k in values}
     os.environ.update(values)
-    return [v for v in values.values() if v]
-
-
-def environment_secrets() -> list[str]:
-    """Values of variables whose names look like credentials."""
-    return [v for k, v in os.environ.items() if _SECRETISH.search(k) and len(v) >= 8]
-
-
-def redact(text: str, secrets: list[str] | tuple[str, ...]) -> str:
-    for s in sorted(set(secrets), key=len, reverse=True):
-        if s and len(s) >= 6:
-            text = text.replace(s, "[REDACTED]")
-    return text
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

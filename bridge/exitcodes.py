@@ -11,3 +11,5 @@ INVALID_SCENARIO = 3  # a validity gate failed: the agent was never asked
 PROVIDER_ERROR = 4  # a model provider failed after retries
 CLIENT_ERROR = 5  # an external client could not start or misbehaved
 INTERNAL = 70  # a bug in the harness
+STORAGE = 74  # an output could not be written mid-run (disk full, unwritable): rerun to resume
+INTERRUPTED = 130  # Ctrl-C or SIGTERM: in-flight episodes ended `interrupted`; rerun to resume

@@ -2,27 +2,40 @@
 
 Output layout: <out>/<scenario_id>/<label>__run<NNN>.jsonl per episode and
 <out>/run-<timestamp>.json per invocation. Rerunning into the same --out
-skips episodes that already have a `final` event (unless --force) and reruns
-incomplete ones, so a run killed at any point loses and duplicates nothing.
+skips episodes that already ended with a result (unless --force) and reruns
+the others (server/end_reason.py `rerun_on_resume`), so a run killed at any
+point loses and duplicates nothing.
+
+Ctrl-C or SIGTERM: the episodes in flight end `interrupted` (recorded as their
+final), the run record says so, exit 130. An output the disk refuses before any
+episode is a usage error (exit 2); during the run, the episode ends
+`storage_error`, no further episode starts, exit 74.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shlex
-import sys
+import signal
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import exitcodes
-from .cli import CliError
+from a320bench.secrets import Scrubber, environment_secrets, redact_credentials, sampling_secrets
+from a320bench.server.end_reason import EndKind, EndReason, kind_of
 
+from . import console, exitcodes
+from .errors import OutputError, UsageError
 
 MAX_RUNS = 10_000  # episodes per scenario; the plan is built up front
+DEFAULTS = {"client_timeout": 600.0, "max_retries": 3, "request_timeout": 120.0, "seed": 0}
+# What the litellm provider sets itself; --sampling may not (it would fail inside the call).
+RESERVED_SAMPLING = ("model", "messages", "tools", "timeout", "num_retries", "max_retries", "stream")
 
 
 @dataclass
@@ -34,120 +47,159 @@ class Planned:
 
 
 def _label(args) -> str:
-    from .selection import slug
+    from .selection import source_label
 
-    if args.client:
-        return slug(f"{args.client}-{args.client_model}" if args.client_model else args.client)
-    if args.model:
-        return slug(args.model)
-    return args.provider or "scripted"
+    return source_label(args.provider, args.model, args.client, args.client_model)
+
+
+def check_flags(args) -> None:
+    """Refuse, in one line, a flag that does not apply to this kind of run; then fill in defaults."""
+    provider = args.provider or (None if args.model or args.client else "scripted")
+    only = {
+        "--replay-from": (args.replay_from, provider == "replay", "--provider replay"),
+        "--replay-of": (args.replay_of, provider == "replay", "--provider replay"),
+        "--seed": (args.seed, provider == "random", "--provider random (no other provider takes a seed)"),
+        "--client-model": (args.client_model, bool(args.client), "--client"),
+        "--client-timeout": (args.client_timeout, bool(args.client), "--client"),
+        "--client-cmd": (args.client_cmd, args.client == "cmd", "--client cmd"),
+        "--sampling": (args.sampling, bool(args.model), "--model"),
+        "--max-retries": (args.max_retries, bool(args.model), "--model"),
+        "--request-timeout": (args.request_timeout, bool(args.model), "--model"),
+        "--env-file": (args.env_file, bool(args.model or args.client),
+                       "--model and --client (the built-in providers need no credentials)"),
+    }
+    for flag, (value, applies, where) in only.items():
+        if value is not None and not applies:
+            raise UsageError(f"{flag} does not apply here: it is only for {where}")
+    if not 1 <= args.runs <= MAX_RUNS:
+        raise UsageError(f"--runs must be between 1 and {MAX_RUNS}")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.max_retries is not None and args.max_retries < 0:
+        raise UsageError("--max-retries must be 0 or more")
+    for flag, value in (("--client-timeout", args.client_timeout), ("--request-timeout", args.request_timeout)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise UsageError(f"{flag} must be a positive number of seconds (got {value:g})")
+    if provider == "replay" and not args.replay_from:
+        raise UsageError("--provider replay needs --replay-from RUNS_FOLDER")
+    if args.client == "cmd" and not args.client_cmd:
+        raise UsageError("--client cmd needs --client-cmd '...'")
+    for name, value in DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+
+
+def _sampling(args) -> dict[str, Any]:
+    if not args.sampling:
+        return {}
+    try:
+        sampling = json.loads(args.sampling)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--sampling is not valid JSON: {e.msg} at column {e.colno}") from None
+    if not isinstance(sampling, dict):
+        raise UsageError("--sampling must be a JSON object, e.g. '{\"temperature\": 0}'")
+    reserved = sorted(k for k in sampling if k in RESERVED_SAMPLING)
+    if reserved:
+        raise UsageError(f"--sampling: {', '.join(reserved)} is set by a320-bench itself "
+                         "(see --request-timeout and --max-retries)")
+    return sampling
 
 
 def run_command(args) -> int:
+    from .envfile import applied, parse_env_file
+
+    check_flags(args)
+    env_values = parse_env_file(args.env_file) if args.env_file else {}
+    sampling = _sampling(args)
+    scrubber = console.add_secrets([*env_values.values(), *sampling_secrets(sampling)])
+    with applied(env_values):
+        scrubber = console.add_secrets(environment_secrets())
+        return _run(args, sampling, scrubber)
+
+
+def _make_agent(args, sampling: dict[str, Any]) -> Any:
+    if args.client:
+        from .clients.runner import make_client
+
+        return make_client(args)
+    from .providers import make_provider, provider_class
+
+    name = "litellm" if args.model else (args.provider or "scripted")
+    if name == "litellm":
+        provider_class("litellm")  # MissingExtra first: one line with the pip command
+        from .providers.litellm_agent import check_model
+
+        check_model(args.model)
+    return make_provider(name, model=args.model, sampling=sampling, max_retries=args.max_retries,
+                         request_timeout_s=args.request_timeout, seed=args.seed, replay_from=args.replay_from,
+                         replay_of=args.replay_of)
+
+
+def _plan(args, scenarios: list[Any], out: Path, label: str) -> tuple[list[Planned], int]:
+    from a320bench.server.trajectory import LinkRefused, is_complete, refuse_links
+
+    plan: list[Planned] = []
+    skipped = 0
+    for sc in scenarios:
+        for r in range(args.runs):
+            path = out / sc.id / f"{label}__run{r:03d}.jsonl"
+            try:
+                refuse_links(out, path)
+            except LinkRefused as e:
+                raise OutputError(f"--out {out}: {e}") from None
+            if not args.force and path.exists() and is_complete(path):
+                skipped += 1
+                continue
+            plan.append(Planned(len(plan), sc, r, path))
+    return plan, skipped
+
+
+def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     from a320bench.paths import PathSpecError
 
-    from .envfile import EnvFileError, apply_env_file, environment_secrets, redact
     from .selection import parse_task_ids, scenario_files
-
-    if not 1 <= args.runs <= MAX_RUNS:
-        raise CliError(f"--runs must be between 1 and {MAX_RUNS}")
-    if args.workers < 1:
-        raise CliError("--workers must be at least 1")
-    if args.max_retries < 0:
-        raise CliError("--max-retries must be 0 or more")
-    secrets: list[str] = []
-    if args.env_file:
-        try:
-            secrets += apply_env_file(args.env_file)
-        except EnvFileError as e:
-            raise CliError(str(e)) from None
-    secrets += environment_secrets()
-    sampling: dict[str, Any] = {}
-    if args.sampling:
-        try:
-            sampling = json.loads(args.sampling)
-        except json.JSONDecodeError as e:
-            raise CliError(f"--sampling is not valid JSON: {e.msg} at column {e.colno}") from None
-        if not isinstance(sampling, dict):
-            raise CliError("--sampling must be a JSON object, e.g. '{\"temperature\": 0}'")
-    if args.provider == "replay" and not args.replay_from:
-        raise CliError("--provider replay needs --replay-from RUNS_FOLDER")
-    if args.client == "cmd" and not args.client_cmd:
-        raise CliError("--client cmd needs --client-cmd '...'")
 
     try:
         files = scenario_files(args.scenario)
     except PathSpecError as e:
-        raise CliError(str(e)) from None
+        raise UsageError(str(e)) from None
     from a320bench.server.scenario.loader import load_all
 
     scenarios, problems = load_all(files)
     if problems:
         for p in problems:
-            print(f"error: {p}", file=sys.stderr)
+            console.error(str(p))
         return exitcodes.USAGE
     if args.task_id:
         try:
             scenarios = [scenarios[i] for i in parse_task_ids(args.task_id, len(scenarios))]
         except ValueError as e:
-            raise CliError(str(e)) from None
+            raise UsageError(str(e)) from None
 
     from a320bench.server.surface.profiles import ProfileError, load_profile
 
     try:
         profile = load_profile(args.profile)
     except ProfileError as e:
-        raise CliError(str(e)) from None
+        raise UsageError(str(e)) from None
 
-    if args.client:
-        from .clients.runner import make_client
-
-        agent = make_client(args)
-    else:
-        from .providers import MissingExtra, make_provider
-
-        name = "litellm" if args.model else (args.provider or "scripted")
-        if name == "litellm":
-            from .providers.litellm_agent import check_model
-
-            try:
-                check_model(args.model)
-            except ValueError as e:
-                raise CliError(str(e)) from None
-        try:
-            agent = make_provider(name, model=args.model, sampling=sampling, max_retries=args.max_retries,
-                                  seed=args.seed, replay_from=args.replay_from)
-        except MissingExtra as e:
-            raise CliError(str(e)) from None
-
+    agent = _make_agent(args, sampling)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
-        raise CliError(f"--out {out}: exists and is not a folder")
+        raise OutputError(f"--out {out}: exists and is not a folder")
     label = _label(args)
-    plan: list[Planned] = []
-    skipped = 0
-    from a320bench.server.trajectory import is_complete
-
-    for sc in scenarios:
-        for r in range(args.runs):
-            path = out / sc.id / f"{label}__run{r:03d}.jsonl"
-            if not args.force and path.exists() and is_complete(path):
-                skipped += 1
-                continue
-            plan.append(Planned(len(plan), sc, r, path))
+    plan, skipped = _plan(args, scenarios, out, label)
     if args.provider == "replay":
-        for p in plan:
-            if agent.find(p.scenario.id, p.run_index) is None:
-                raise CliError(f"--replay-from {args.replay_from}: no recorded trajectory for {p.scenario.id} run {p.run_index}")
+        agent.select(plan)  # every planned episode has exactly one recording to replay, or UsageError
 
     started = datetime.now(timezone.utc)
-    out.mkdir(parents=True, exist_ok=True)
     record_path = out / f"run-{started.strftime('%Y%m%dT%H%M%S%fZ')}.json"
     from a320bench.server.session import scenario_hash, sha256_text, versions
+    from a320bench.server.trajectory import describe_os_error, write_json_atomic
 
     selection_hash = hashlib.sha256("".join(scenario_hash(s) for s in scenarios).encode()).hexdigest()
     record: dict[str, Any] = {
-        "command": redact(" ".join(["a320-bench", *args.argv]), secrets),
+        "command": scrubber.text(" ".join(["a320-bench", *args.argv])),
         "started_at": started.isoformat(timespec="seconds"),
         "versions": versions(),
         "scenarios": [s.id for s in scenarios],
@@ -158,47 +210,75 @@ def run_command(args) -> int:
         "model": getattr(agent, "model", None),
         "client": args.client,
         "sandbox": agent.prepare(out) if args.client else None,  # the client's isolation policy
-        "sampling": sampling,
+        "sampling": redact_credentials(sampling),
         "runs": args.runs,
         "workers": args.workers,
         "planned": len(plan),
         "skipped_complete": skipped,
         "counts": {},
+        "interrupted": None,
+        "not_started": 0,
         "finished_at": None,
     }
-    from a320bench.server.trajectory import write_json_atomic
-
-    write_json_atomic(record_path, json.loads(redact(json.dumps(record), secrets)))
+    # Before any episode: a folder the disk refuses is a usage error, and nothing is lost.
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"--out {out}: cannot create the folder: {e.strerror or e}") from None
+    try:
+        write_json_atomic(record_path, record, scrubber)
+    except OSError as e:
+        raise OutputError(f"--out {out}: {describe_os_error('the run record', record_path, e)}") from None
 
     import anyio
 
-    results = anyio.run(_run_all, plan, agent, profile, tuple(secrets), args)
-    counts = Counter(r.reason for r in results)
+    stop: dict[str, Any] = {"signal": None, "storage": None}
+    results = anyio.run(_run_all, plan, agent, profile, scrubber, args, stop)
+    counts = Counter(str(r.reason) for r in results)
     record["counts"] = dict(sorted(counts.items()))
+    record["interrupted"] = stop["signal"]
+    record["not_started"] = len(plan) - len(results)
     record["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    write_json_atomic(record_path, json.loads(redact(json.dumps(record), secrets)))
+    record_error = None
+    try:
+        write_json_atomic(record_path, record, scrubber)
+    except OSError as e:
+        record_error = describe_os_error("the run record", record_path, e)
 
     if skipped:
-        print(f"{skipped} episode(s) already complete in {out} (use --force to rerun)", file=sys.stderr)
-    _print_summary(out, scenarios, label)
-    print(f"run record: {record_path}", file=sys.stderr)
-    print(f"make the report: a320-bench report {shlex.quote(str(out))}", file=sys.stderr)
+        console.note(f"{skipped} episode(s) already complete in {out} (use --force to rerun)")
+    if not stop["signal"] and not stop["storage"]:  # the rerun that resumes prints it
+        _print_summary(out, scenarios, label)
+    console.note(f"run record: {record_path}")
+    console.note(f"make the report: a320-bench report {shlex.quote(str(out))}")
     replay_bad = [r for r in results if r.replay_same is False]
     for r in replay_bad:
-        print(f"error: replay of {r.scenario_id} run {r.run_index} ended in a different state: a determinism bug",
-              file=sys.stderr)
-    if counts.get("invalid_scenario"):
+        console.error(f"replay of {r.scenario_id} run {r.run_index} ended in a different state: a determinism bug")
+    if stop["signal"]:
+        n = counts.get(EndReason.INTERRUPTED, 0)
+        console.note(f"interrupted ({stop['signal']}): {n} episode(s) in flight ended `interrupted`, "
+                     f"{record['not_started']} not started; run the same command again to resume")
+        return exitcodes.INTERRUPTED
+    if record_error or counts.get(EndReason.STORAGE_ERROR):
+        if record_error:
+            console.error(record_error)
+        if record["not_started"]:
+            console.note(f"{record['not_started']} episode(s) not started; free space and run the same command "
+                         "again to resume")
+        return exitcodes.STORAGE
+    if counts.get(EndReason.INVALID_SCENARIO):
         return exitcodes.INVALID_SCENARIO
-    if counts.get("client_error"):
+    if counts.get(EndReason.CLIENT_ERROR):
         return exitcodes.CLIENT_ERROR
-    if counts.get("provider_error"):
+    if counts.get(EndReason.PROVIDER_ERROR):
         return exitcodes.PROVIDER_ERROR
-    if counts.get("harness_error") or replay_bad:
+    if counts.get(EndReason.HARNESS_ERROR) or replay_bad:
         return exitcodes.INTERNAL
     return exitcodes.OK
 
 
-async def _run_all(plan: list[Planned], agent: Any, profile: Any, secrets: tuple[str, ...], args) -> list[Any]:
+async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scrubber, args,
+                   stop: dict[str, Any]) -> list[Any]:
     import anyio
 
     from .runner import EpisodeResult, run_episode
@@ -216,54 +296,52 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, secrets: tuple
 
     async def one(p: Planned) -> None:
         async with limiter:
+            if stop["storage"]:  # the disk is refusing: starting more episodes would only fail them
+                return
             episode_id = f"{p.scenario.id}/{p.path.stem}"
             try:
                 if args.client:
                     res = await agent.run_episode(p.scenario, profile=profile, path=p.path, run_index=p.run_index,
-                                                  episode_id=episode_id, secrets=secrets)
+                                                  episode_id=episode_id, scrubber=scrubber)
                 else:
                     res = await run_episode(p.scenario, agent, profile=profile, path=p.path, run_index=p.run_index,
-                                            episode_id=episode_id, seed=args.seed, secrets=secrets)
-            except Exception as e:  # a harness bug: never the agent's fault; the file stays incomplete
-                print(f"error: {episode_id}: harness error: {type(e).__name__}: {e}", file=sys.stderr)
-                res = EpisodeResult(p.scenario.id, p.run_index, p.path, "harness_error", False, False, {})
+                                            episode_id=episode_id, seed=args.seed, scrubber=scrubber)
+            except anyio.get_cancelled_exc_class():
+                results.append(EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED, False,
+                                             False, {}))
+                raise
             results.append(res)
+            if res.reason == EndReason.STORAGE_ERROR:
+                stop["storage"] = res.error
+            if res.error and kind_of(res.reason) is not EndKind.RESULT:
+                console.error(f"{episode_id}: {res.error}")
             if progress is not None:
                 progress.advance(task_id)
 
+    async def on_signal(scope: Any) -> None:
+        """Ctrl-C and SIGTERM stop the run alike: every episode in flight is cancelled and ends
+        `interrupted` (no child process outlives it)."""
+        if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+            return
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for signum in signals:
+                stop["signal"] = signal.Signals(signum).name
+                scope.cancel()
+                return
+
     if progress is not None:
         progress.start()
-    terminated: list[int] = []
     try:
-        async with anyio.create_task_group() as watch:
-            watch.start_soon(_cancel_on_sigterm, watch.cancel_scope, terminated)
-            async with anyio.create_task_group() as tg:
+        async with anyio.create_task_group() as outer:
+            outer.start_soon(on_signal, outer.cancel_scope)
+            async with anyio.create_task_group() as episodes:
                 for p in plan:
-                    tg.start_soon(one, p)
-            watch.cancel_scope.cancel()
+                    episodes.start_soon(one, p)
+            outer.cancel_scope.cancel()  # every episode is done: stop listening for signals
     finally:
         if progress is not None:
             progress.stop()
-    if terminated:  # in-flight episodes have ended as interrupted; stop like Ctrl-C does
-        raise KeyboardInterrupt
     return results
-
-
-async def _cancel_on_sigterm(scope: Any, terminated: list[int]) -> None:
-    """SIGTERM stops the run as Ctrl-C does: every episode in flight is cancelled and ends
-    `interrupted` (no child process outlives it)."""
-    import signal
-    import threading
-
-    import anyio
-
-    if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
-        return
-    with anyio.open_signal_receiver(signal.SIGTERM) as signals:
-        async for signum in signals:
-            terminated.append(signum)
-            scope.cancel()
-            return
 
 
 def _print_summary(out: Path, scenarios: list[Any], label: str) -> None:

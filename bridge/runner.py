@@ -7,21 +7,33 @@ The provider sees the episode through an `AgentView` (providers/base.py): the
 prompt, the instructions, an MCP session to the server and its journal. An
 oracle baseline gets its privileged knowledge here, on the harness side, when
 `for_episode` builds it.
+
+Every episode ends with a `final` event whose reason says what it counts as
+(server/end_reason.py): the provider's own end, `provider_error` / `agent_error`
+(an EpisodeEnded from the provider), `harness_error` (any other exception: a bug
+of ours, never the agent's), `storage_error` (the trajectory could not be
+written), or `interrupted` (the run was cancelled: Ctrl-C, SIGTERM).
 """
 
 from __future__ import annotations
 
 import hashlib
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
+
+from a320bench.secrets import NO_SECRETS, Scrubber
 from a320bench.server.end_reason import EndReason
 from a320bench.server.scenario.model import Scenario
 from a320bench.server.session import open_episode
+from a320bench.server.trajectory import Recorder
 
 from .agent_tools import AgentJournal, AgentTools, JournalRecorder
-from .providers.base import AgentView, OracleFactory, ProviderFailed
+from .errors import EpisodeEnded
+from .providers.base import AgentView, OracleFactory
 
 
 @dataclass
@@ -34,6 +46,7 @@ class EpisodeResult:
     gate_passed: bool
     final: dict[str, Any]
     replay_same: bool | None = None
+    error: str | None = None  # one line for the console when the episode did not end as the agent's result
 
 
 def episode_seed(base_seed: int, scenario_id: str, run_index: int) -> int:
@@ -52,6 +65,20 @@ def _digest(purpose: str, base_seed: int, scenario_id: str, run_index: int) -> b
     return hashlib.sha256(f"{purpose}:{base_seed}:{scenario_id}:{run_index}".encode()).digest()
 
 
+def _leaf(e: BaseException) -> BaseException:
+    """The first real exception inside (nested) exception groups: what went wrong, not the task group."""
+    while isinstance(e, BaseExceptionGroup) and e.exceptions:
+        e = e.exceptions[0]
+    return e
+
+
+def _harness_error(recorder: Recorder, e: BaseException) -> str:
+    leaf = _leaf(e)
+    recorder.write("harness_error", exception="".join(
+        traceback.format_exception(type(leaf), leaf, leaf.__traceback__, limit=-8)))
+    return f"{type(leaf).__name__}: {leaf}"
+
+
 async def run_episode(
     sc: Scenario,
     provider: Any,
@@ -61,65 +88,99 @@ async def run_episode(
     run_index: int = 0,
     episode_id: str = "",
     seed: int = 0,
-    secrets: tuple[str, ...] = (),
+    scrubber: Scrubber = NO_SECRETS,
     recorder_sink: list[dict[str, Any]] | None = None,
 ) -> EpisodeResult:
-    from a320bench.server.surface.factory import create_server
-
-    agent = provider.for_episode(sc, run_index) if isinstance(provider, OracleFactory) else provider
     journal = AgentJournal()
-    recorder = JournalRecorder(path, journal, secrets=secrets)
+    recorder = JournalRecorder(path, journal, scrubber=scrubber)
     opaque_id = agent_episode_id(seed, sc.id, run_index)
     per_episode_seed = episode_seed(seed, sc.id, run_index)
+    ep = None
+    error: str | None = None
     try:
-        ep = open_episode(
-            sc, recorder, profile=profile.name, tools=list(profile.tools), instructions=profile.instructions,
-            meta={"provider": provider.name, "model": provider.model, "run_index": run_index,
-                  "episode_id": episode_id, "agent_episode_id": opaque_id, "episode_seed": per_episode_seed,
-                  "client": None, **provider.meta()},
-        )
+        try:
+            agent = provider.for_episode(sc, run_index) if isinstance(provider, OracleFactory) else provider
+            ep = open_episode(
+                sc, recorder, profile=profile.name, tools=list(profile.tools), instructions=profile.instructions,
+                meta={"provider": provider.name, "model": provider.model, "run_index": run_index,
+                      "episode_id": episode_id, "agent_episode_id": opaque_id, "episode_seed": per_episode_seed,
+                      "client": None, **provider.meta()},
+            )
+        except Exception as e:  # the setup crashed: a simulator bug, never the scenario's or the agent's
+            error = _harness_error(recorder, e)
+            recorder.write("final", scenario_id=sc.id, reason=EndReason.HARNESS_ERROR, error=error)
+            return EpisodeResult(sc.id, run_index, path, EndReason.HARNESS_ERROR, False, False,
+                                 recorder.events[-1], error=error)
         replay_same = None
-        if ep.ended is None:
-            server = create_server(ep, profile)
-            try:
-                reason = await _drive(agent, server, journal, task_prompt=sc.task_prompt,
-                                      instructions=profile.instructions, run_index=run_index,
-                                      episode_id=opaque_id, seed=per_episode_seed)
-            except ProviderFailed as e:
-                recorder.write("provider_error", error=str(e), attempts=e.attempts)
-                reason = EndReason.PROVIDER_ERROR
+        if ep.ended is None and recorder.failure is None:
+            reason, error = await _drive(agent, ep, recorder, journal, profile, task_prompt=sc.task_prompt,
+                                         instructions=profile.instructions, run_index=run_index,
+                                         episode_id=opaque_id, seed=per_episode_seed)
             if ep.ended is None:
-                ep.end(reason or EndReason.END_TURN_WITHOUT_DONE)
+                ep.end(reason, error=error)
             source = getattr(agent, "replay_source", None)
-            if source is not None:
-                from .providers.replay import recorded_calls
-
-                _, recorded_final = recorded_calls(source)
-                replay_same = bool(recorded_final) and recorded_final.get("state_hash") == ep.final["state_hash"]
-                recorder.write("replay_check", source=str(source), same=replay_same,
-                               recorded_state_hash=(recorded_final or {}).get("state_hash"),
-                               replayed_state_hash=ep.final["state_hash"])
+            if source is not None and ep.ended != EndReason.HARNESS_ERROR:
+                replay_same = _check_replay(recorder, source, ep)
+        if recorder.failure is not None:  # the file lacks events: never a result, whatever the verdict says
+            if ep.ended is None:
+                ep.end(EndReason.STORAGE_ERROR, error=recorder.failure)
+            error = recorder.failure
+            reason = EndReason.STORAGE_ERROR
+        else:
+            reason = ep.ended or ""
         final = ep.final or {}
-        return EpisodeResult(sc.id, run_index, path, ep.ended or "", bool(final.get("success", {}).get("passed")),
-                             ep.gate.passed, final, replay_same)
+        return EpisodeResult(sc.id, run_index, path, reason, bool(final.get("success", {}).get("passed")),
+                             ep.gate.passed, final, replay_same, error)
+    except anyio.get_cancelled_exc_class():
+        # Interrupted (the run was cancelled): never the agent's result; resume reruns it.
+        if ep is not None and ep.ended is None:
+            ep.end(EndReason.INTERRUPTED, error="the run was interrupted")
+        raise
     finally:
         recorder.close()
         if recorder_sink is not None:
             recorder_sink.extend(recorder.events)
 
 
-async def _drive(agent: Any, server: Any, journal: AgentJournal, **view: Any) -> str | None:
-    """Connect the agent's session to the server and let the agent run.
+async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal, profile: Any, **view: Any
+                 ) -> tuple[str, str | None]:
+    """The agent's loop over a fresh MCP connection to the episode's server: (end reason, error line or None).
 
     The session speaks JSON-RPC over in-memory streams (`legacy` mode, no response
     cache): unlike the direct in-process dispatcher, it holds nothing that leads back
     to the server. The view is built in the call, so this frame never holds it."""
     from mcp import Client
 
-    failed: ProviderFailed | None = None
-    async with Client(server, mode="legacy", cache=None) as client:
-        try:
-            return await agent.run(AgentView(tools=AgentTools(client.session, journal), journal=journal, **view))
-        except ProviderFailed as e:  # raised here, not out of the transport's task group (an ExceptionGroup)
-            failed = e
-    raise failed
+    from a320bench.server.surface.factory import create_server
+
+    server = create_server(ep, profile)
+    outcome: tuple[str, str | None] = (EndReason.END_TURN_WITHOUT_DONE, None)
+    try:
+        async with Client(server, mode="legacy", cache=None) as client:
+            # Handled inside the connection, so that a provider's exception is not wrapped in
+            # the client's task group.
+            try:
+                reason = await agent.run(AgentView(tools=AgentTools(client.session, journal), journal=journal,
+                                                   **view))
+                outcome = (reason or EndReason.AGENT_DONE, None)
+            except EpisodeEnded as e:
+                recorder.write(e.reason.value, error=str(e), attempts=e.attempts)
+                outcome = (e.reason, f"{e.reason}: {e}")
+            except Exception as e:  # a bug of ours (or an SDK's): never blamed on the agent
+                outcome = (EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}")
+    except Exception as e:  # the connection itself failed
+        outcome = (EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}")
+    if outcome[0] == EndReason.AGENT_DONE and ep.ended is None:  # the provider stopped without report_done
+        outcome = (EndReason.END_TURN_WITHOUT_DONE, None)
+    return outcome
+
+
+def _check_replay(recorder: Recorder, source: Path, ep: Any) -> bool:
+    from .providers.replay import recorded_calls
+
+    _, recorded_final = recorded_calls(source)
+    same = bool(recorded_final) and recorded_final.get("state_hash") == ep.final["state_hash"]
+    recorder.write("replay_check", source=str(source), same=same,
+                   recorded_state_hash=(recorded_final or {}).get("state_hash"),
+                   replayed_state_hash=ep.final["state_hash"])
+    return same

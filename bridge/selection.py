@@ -46,3 +46,13 @@ def parse_task_ids(spec: str, count: int) -> list[int]:
 
 def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+
+
+def source_label(provider: str | None, model: str | None = None, client: str | None = None,
+                 client_model: str | None = None) -> str:
+    """Who drove an episode, as its file label: <label>__runNNN.jsonl (a client, else a model, else a provider)."""
+    if client:
+        return slug(f"{client}-{client_model}" if client_model else client)
+    if model:
+        return slug(model)
+    return provider or "scripted"

@@ -6,7 +6,7 @@ faults into them, and offline scoring reads them.
 Every reason has a kind:
 
     RESULT           the agent's result: scored, never rerun
-    INFRASTRUCTURE   a fault outside the agent (provider, client, sandbox): excluded
+    INFRASTRUCTURE   a fault outside the agent (provider, client, sandbox, disk): excluded
                      from the means and rerun on resume -- unless the agent had
                      already changed the aircraft, in which case the episode is
                      scored as it stands (who caused the end does not undo what
@@ -37,6 +37,7 @@ class EndReason(StrEnum):
     CLIENT_TIMEOUT = "client_timeout"  # an external client ran past its wall-clock limit
     PROVIDER_ERROR = "provider_error"  # the model provider failed after retries (429, 5xx, connection)
     CLIENT_ERROR = "client_error"  # an external client could not start or misbehaved
+    STORAGE_ERROR = "storage_error"  # the trajectory or verdict could not be written (disk full, unwritable)
     HARNESS_ERROR = "harness_error"  # a bug of ours
     INTERRUPTED = "interrupted"  # the run was stopped (Ctrl-C, SIGTERM, a killed run) mid-episode
     INVALID_SCENARIO = "invalid_scenario"
@@ -55,6 +56,7 @@ _KIND: dict[EndReason, EndKind] = {
     EndReason.CLIENT_TIMEOUT: EndKind.RESULT,
     EndReason.PROVIDER_ERROR: EndKind.INFRASTRUCTURE,
     EndReason.CLIENT_ERROR: EndKind.INFRASTRUCTURE,
+    EndReason.STORAGE_ERROR: EndKind.INFRASTRUCTURE,
     EndReason.HARNESS_ERROR: EndKind.HARNESS,
     EndReason.INTERRUPTED: EndKind.HARNESS,
     EndReason.INVALID_SCENARIO: EndKind.INVALID,

@@ -123,17 +123,19 @@ class Episode:
         if self._final_due:
             self._final_due = False
             self._write_final()
-        elif self.on_verdict is not None:
+        elif self.on_verdict is not None and self.final is None:  # after the end, the final verdict stands
             self.on_verdict(self.verdict(final=False))
 
     # ---- the end ------------------------------------------------------------------
-    def end(self, reason: str, report: dict[str, Any] | None = None) -> dict[str, Any]:
-        """End the episode once: evaluate success and write the `final` event."""
+    def end(self, reason: str, report: dict[str, Any] | None = None, error: str | None = None) -> dict[str, Any]:
+        """End the episode once: evaluate success and write the `final` event (`error`: what stopped it)."""
         if self.final is not None:
             return self.final
         self.ended = reason
         self.report = report
         self.final = self.verdict()
+        if error is not None:
+            self.final["error"] = error
         if self._in_call:
             self._final_due = True  # the call that ended the episode is recorded first
         else:

@@ -17,70 +17,141 @@ An external client's bridge appends `client_report` after the server's `final`,
 and on an infrastructure error a superseding `final` (reason `client_error`):
 readers use the last `final`.
 
+Writing never goes through a link: a trajectory replaces whatever name was there
+(a hard link's other names keep their content) and a symbolic link in its place
+is refused; JSON files are written to a fresh temporary file and renamed. A disk
+that refuses a write (full, read-only) never raises into an episode: the recorder
+keeps the events in memory and says what failed in `failure`; the episode's owner
+ends it `storage_error`.
+
 This module is pure (json only) so that offline scoring can read trajectories
 without importing the simulator or MCP.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
+import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .end_reason import END_REASONS, rerun_on_resume  # pure, like this module
+from a320bench.secrets import NO_SECRETS, Scrubber  # pure, like this module
+
+from .end_reason import rerun_on_resume  # pure, like this module
 
 TRAJECTORY_SCHEMA_VERSION = 1
-
-
-# Fields that must never hold a secret value; the recorder scrubs known secrets everywhere.
-_REDACTED = "[REDACTED]"
 
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+class LinkRefused(OSError):
+    """An output path is (or passes through) a symbolic link: we never write through one."""
+
+
+def describe_os_error(what: str, path: str | Path, e: OSError) -> str:
+    return f"cannot write {what} {path}: {e.strerror or e}"
+
+
+def refuse_links(root: str | Path, path: str | Path) -> None:
+    """LinkRefused if `path`, or a folder between `root` and it, is a symbolic link (root itself may be one)."""
+    root, p = Path(root), Path(path)
+    try:
+        parts = p.relative_to(root).parts
+    except ValueError:
+        parts = p.parts
+        root = Path(".")
+    here = root
+    for part in parts:
+        here = here / part
+        if here.is_symlink():
+            raise LinkRefused(f"{here} is a symbolic link; a320-bench never writes through one")
+
+
+def make_folder(folder: Path) -> None:
+    """mkdir -p, saying "Not a directory" (not "File exists") when a file is in the way."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder)) from None
+
+
+def open_fresh(path: Path) -> Any:
+    """A new, empty file at `path` for writing, never through a link (see the module docstring)."""
+    make_folder(path.parent)
+    try:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            raise LinkRefused(f"{path} is a symbolic link; a320-bench never writes through one")
+        path.unlink()  # a hard link elsewhere keeps its content
+    except FileNotFoundError:
+        pass
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    return open(fd, "w", encoding="utf-8")
+
+
 class Recorder:
     """Appends events to a JSONL file, flushed per event (a killed run loses at most one line).
 
-    `secrets` are scrubbed from every event before it is written.
+    Known secrets (`scrubber`, or `secrets` values) are scrubbed from every event before it is
+    kept. A write the disk refuses sets `failure` (one line naming the file and the cause) and
+    stops writing to the file; events are still kept in `events`.
     """
 
-    def __init__(self, path: str | Path | None, secrets: tuple[str, ...] = ()):
+    def __init__(self, path: str | Path | None, secrets: Iterable[str] = (), scrubber: Scrubber | None = None):
         self.path = Path(path) if path else None
         self.events: list[dict[str, Any]] = []
-        self._secrets = tuple(s for s in secrets if s and len(s) >= 6)
+        self._scrub = scrubber if scrubber is not None else (Scrubber(secrets) if secrets else NO_SECRETS)
         self._lock = threading.Lock()
         self._fh = None
+        self.failure: str | None = None
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "w", encoding="utf-8")
+            try:
+                self._fh = open_fresh(self.path)
+            except OSError as e:
+                self.failure = describe_os_error("the trajectory", self.path, e) if not isinstance(e, LinkRefused) \
+                    else f"cannot write the trajectory: {e}"
 
     def write(self, type_: str, **fields: Any) -> dict[str, Any]:
         event = {"type": type_, "schema_version": TRAJECTORY_SCHEMA_VERSION, "ts": now_iso(), **fields}
-        line = json.dumps(event, ensure_ascii=False, default=str)
-        for s in self._secrets:
-            if s in line:
-                line = line.replace(s, _REDACTED)
-                event = json.loads(line)
+        line = self._scrub.json_line(event)
+        if self._scrub:
+            event = json.loads(line)
         with self._lock:
             self.events.append(event)
             if self._fh is not None:
-                self._fh.write(line + "\n")
-                self._fh.flush()
+                try:
+                    self._fh.write(line + "\n")
+                    self._fh.flush()
+                except OSError as e:
+                    self.failure = describe_os_error("the trajectory", self.path, e)  # type: ignore[arg-type]
+                    self._abandon()
         return event
+
+    def _abandon(self) -> None:
+        """Stop writing after a failed write: a later event must not follow a gap."""
+        fh, self._fh = self._fh, None
+        try:
+            fh.close()  # type: ignore[union-attr]
+        except OSError:
+            pass  # the buffered rest cannot be written either
 
     def close(self) -> None:
         with self._lock:
             if self._fh is not None:
                 # flush, no fsync: written data survives a killed process (the page cache
                 # keeps it), and an fsync per episode would cost more than the episode's steps.
-                self._fh.flush()
-                self._fh.close()
+                try:
+                    self._fh.flush()
+                    self._fh.close()
+                except OSError as e:
+                    self.failure = self.failure or describe_os_error("the trajectory", self.path, e)  # type: ignore[arg-type]
                 self._fh = None
 
     def __enter__(self) -> Recorder:
@@ -139,16 +210,19 @@ def is_complete(path: str | Path) -> bool:
     return last is not None and not rerun_on_resume(last.get("reason"), changed)
 
 
-def write_json_atomic(path: str | Path, data: Any) -> None:
-    """Write JSON via a temp file and rename, so a reader never sees half a file."""
+def write_json_atomic(path: str | Path, data: Any, scrubber: Scrubber = NO_SECRETS) -> None:
+    """Write JSON to a fresh temporary file beside `path` and rename it over `path`: a reader
+    never sees half a file, and a link at `path` is replaced, never written through.
+    No fsync (see Recorder.close). Raises OSError (LinkRefused for a linked folder)."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    make_folder(p.parent)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")  # O_EXCL: never a link
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
-            fh.write("\n")
-        os.replace(tmp, p)  # atomic for readers and for a killed writer (no fsync: see Recorder.close)
+        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide a results file from its readers
+        with open(fd, "w", encoding="utf-8") as fh:
+            text = json.dumps(scrubber.data(data), indent=2, ensure_ascii=False, default=str)
+            fh.write(text + "\n")
+        os.replace(tmp, p)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        Path(tmp).unlink(missing_ok=True)
         raise

@@ -9,7 +9,7 @@ def test_every_end_reason_has_a_kind():
     assert {r.value: r.kind.value for r in EndReason} == {
         "agent_done": "result", "budget_tool_calls": "result", "budget_sim_time": "result",
         "end_turn_without_done": "result", "agent_error": "result", "client_timeout": "result",
-        "provider_error": "infrastructure", "client_error": "infrastructure",
+        "provider_error": "infrastructure", "client_error": "infrastructure", "storage_error": "infrastructure",
         "harness_error": "harness", "interrupted": "harness", "invalid_scenario": "invalid",
     }
 

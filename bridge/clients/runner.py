@@ -36,9 +36,11 @@ from typing import Any
 
 import anyio
 
+from a320bench.secrets import NO_SECRETS, Scrubber
 from a320bench.server.end_reason import EndReason
 
-from ..envfile import redact
+from .. import console
+from ..errors import UsageError
 from ..runner import EpisodeResult
 from .locate import ClientNotFound
 from .process import ProcessOutcome, run_in_group
@@ -49,11 +51,8 @@ SERVER_NAME = "a320"
 
 
 def make_client(args: Any) -> ExternalClient:
-    """The client of `run --client claude|cmd`; a bad --client-cmd is a usage error."""
-    from ..cli import CliError
-
-    if args.client_timeout is not None and args.client_timeout <= 0:
-        raise CliError("--client-timeout must be positive")
+    """The client of `run --client claude|cmd` (run.check_flags has checked the flags); a bad
+    --client-cmd is a usage error."""
     if args.client == "claude":
         from .claude import ClaudeClient
 
@@ -64,9 +63,9 @@ def make_client(args: Any) -> ExternalClient:
         try:
             impl = CommandClient(args.client_cmd or "", args.client_model, args.client_timeout)
         except TemplateError as e:
-            raise CliError(str(e)) from None
+            raise UsageError(str(e)) from None
     else:
-        raise CliError(f"unknown client {args.client!r}")
+        raise UsageError(f"unknown client {args.client!r}")
     return ExternalClient(impl)
 
 
@@ -121,7 +120,7 @@ class ExternalClient:
         return self._setup[1].policy()
 
     async def run_episode(self, sc: Any, *, profile: Any, path: Path, run_index: int, episode_id: str,
-                          secrets: tuple[str, ...] = ()) -> EpisodeResult:
+                          scrubber: Scrubber = NO_SECRETS) -> EpisodeResult:
         from a320bench.server.session import open_episode
 
         path = Path(path).resolve()
@@ -130,12 +129,12 @@ class ExternalClient:
         transcript.unlink(missing_ok=True)  # an earlier, incomplete attempt
         policy = self.prepare(path.parent.parent)
         token, opaque_id = random_ids.token_urlsafe(32), random_ids.token_hex(8)
-        secrets = (*secrets, token)
+        scrubber = scrubber.merged([token])
         meta = {"entry": "run", "transport": "http", "client": self.name, "client_model": self.model,
                 "run_index": run_index, "episode_id": episode_id, "agent_episode_id": opaque_id}
         report: dict[str, Any] = {"client": self.name, "model": self.model, "run_index": run_index,
                                   "episode_id": episode_id, "sandbox": policy}
-        rec = HeldFinalRecorder(path, secrets=secrets)
+        rec = HeldFinalRecorder(path, scrubber=scrubber)
         ep = None
         try:
             ep = open_episode(sc, rec, profile=profile.name, tools=list(profile.tools),
@@ -149,14 +148,14 @@ class ExternalClient:
             else:
                 exe, box, env = self._setup
                 outcome, invocation = await self._run(exe, box, env, ep, profile, sc.task_prompt, transcript,
-                                                      token, opaque_id, secrets)
+                                                      token, opaque_id, scrubber)
                 errors += self._assess(outcome, invocation, report, transcript, profile)
             own_end = ep.ended
             if ep.final is None:
                 timed_out = bool(report.get("timed_out"))
                 ep.end(EndReason.CLIENT_TIMEOUT if timed_out else EndReason.END_TURN_WITHOUT_DONE)
             final = dict(ep.final or {})
-            report["error"] = redact("; ".join(errors), secrets) or None
+            report["error"] = scrubber.text("; ".join(errors)) or None
             if errors and ep.ended != EndReason.HARNESS_ERROR:  # our own bug stays ours
                 final = standing_final(final, EndReason.CLIENT_ERROR, episode_reason=own_end,
                                        client_error=report["error"])
@@ -178,7 +177,7 @@ class ExternalClient:
             rec.close()
 
     async def _run(self, exe: Path, box: Sandbox, env: dict[str, str], ep: Any, profile: Any, prompt: str,
-                   transcript: Path, token: str, opaque_id: str, secrets: tuple[str, ...]
+                   transcript: Path, token: str, opaque_id: str, scrubber: Scrubber
                    ) -> tuple[ProcessOutcome, dict[str, Any]]:
         from a320bench.server.session import sha256_text
         from a320bench.server.surface.http import serve_http
@@ -192,7 +191,7 @@ class ExternalClient:
             command, fds = box.command(argv, files)
             try:
                 outcome = await run_in_group(command, env=env, stdout=transcript, timeout_s=self.impl.timeout_s,
-                                             pass_fds=tuple(fds), scrub=lambda text: redact(text, secrets))
+                                             pass_fds=tuple(fds), scrub=scrubber.text)
             finally:
                 for fd in fds:
                     os.close(fd)
@@ -230,7 +229,7 @@ class ExternalClient:
         if key in self._printed:
             return
         self._printed.add(key)
-        print(line, file=sys.stderr)
+        console.note(line)
 
 
 def _close_early(rec: HeldFinalRecorder, ep: Any, report: dict[str, Any], reason: EndReason) -> None:

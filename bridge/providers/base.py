@@ -5,7 +5,9 @@ A provider drives one episode through an `AgentView`, the agent's whole world:
     task_prompt   the scenario's task prompt (the first user turn)
     instructions  the profile's locked instructions (the system prompt)
     tools         the episode's MCP tools: `await tools.list()`, `await tools.call(name, args)`,
-                  `tools.over` (no call works after the end), `tools.reported_done`
+                  `await tools.malformed(name, raw)` (a model's tool call whose arguments are
+                  not a JSON object: it still counts), `tools.over` (no call works after the
+                  end), `tools.reported_done`
     journal       where it records its own turns: `journal.write("assistant" | "nudge" |
                   "provider_retry", **fields)`
     run_index     which run of this scenario (0-based)
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
 
     from ..agent_tools import AgentJournal, AgentTools
 
+from ..errors import AgentFailed, EpisodeEnded, ProviderFailed  # noqa: F401  (what providers raise)
+
 
 @dataclass(frozen=True, slots=True)
 class AgentView:
@@ -54,14 +58,6 @@ class AgentView:
     seed: int
 
 
-class ProviderFailed(Exception):
-    """The model provider failed after retries; the episode ends as provider_error."""
-
-    def __init__(self, message: str, attempts: int):
-        super().__init__(message)
-        self.attempts = attempts
-
-
 class Provider(Protocol):
     name: str  # recorded as meta.provider
     model: str | None  # recorded as meta.model
@@ -72,7 +68,8 @@ class Provider(Protocol):
 
     async def run(self, view: AgentView) -> str | None:
         """Drive the episode. Return None after report_done, else the end reason
-        (e.g. end_turn_without_done). Raise ProviderFailed for provider faults."""
+        (e.g. end_turn_without_done). Raise an EpisodeEnded (ProviderFailed, AgentFailed)
+        to end the episode for a reason outside the tools; anything else is a harness error."""
         ...
 
 

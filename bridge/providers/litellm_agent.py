@@ -4,8 +4,20 @@ The MCP tools are converted to the provider's function format (with `$ref`s
 inlined, which some providers require), the profile's locked instructions are
 the system prompt, the scenario's task prompt the first user message. A turn
 without tool calls gets one nudge; a second one ends the episode
-(`end_turn_without_done`). Rate limits, timeouts and 5xx are retried with
-exponential backoff; after that the episode ends as `provider_error`.
+(`end_turn_without_done`).
+
+What a fault becomes (the bridge's error tree is in bridge/errors.py):
+
+    transient: rate limit, timeout (--request-timeout),  retried with exponential backoff (tenacity)
+    connection reset, 5xx, an HTML or empty body,        up to --max-retries, each retry recorded;
+    no choices, a tool call without a name               then ProviderFailed -> provider_error
+    the provider refusing us: 401, 403, 404, a bad       ProviderFailed at once (retrying cannot help)
+    first request (our prompt, --sampling)
+    the conversation breaking the model: context         AgentFailed -> agent_error, the agent's result
+    length, content policy, a later request rejected
+    a tool call whose arguments are not a JSON object    the agent's malformed call: counted against
+                                                         the tool-call budget and recorded like any call
+    anything else                                        not caught here: a harness error
 """
 
 from __future__ import annotations
@@ -18,11 +30,12 @@ from typing import Any
 # Before litellm is imported: use the bundled price map, never fetch it.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-import anyio  # noqa: E402
 import litellm  # noqa: E402
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential  # noqa: E402
 
 from ..agent_tools import AgentJournal  # noqa: E402
-from .base import AgentView, ProviderFailed  # noqa: E402
+from ..errors import AgentFailed, ProviderFailed, UsageError  # noqa: E402
+from .base import AgentView  # noqa: E402
 
 litellm.suppress_debug_info = True
 litellm.telemetry = False
@@ -31,30 +44,41 @@ NUDGE = ("Please continue handling the situation with the tools. "
          "Call report_done with your diagnosis and a summary of your actions when you are finished.")
 MAX_TURNS = 200
 BACKOFF_MAX_S = 30.0
+DEFAULT_REQUEST_TIMEOUT_S = 120.0
+DEFAULT_MAX_RETRIES = 3
+ERROR_CHARS = 300  # of a provider's error message, in the trajectory and on the console
 
-_RETRYABLE = (
+PROVIDER_ERRORS: tuple[type[BaseException], ...] = tuple(litellm.LITELLM_EXCEPTION_TYPES)
+_TRANSIENT = (
     litellm.RateLimitError,
     litellm.Timeout,
     litellm.APIConnectionError,
     litellm.InternalServerError,
     litellm.ServiceUnavailableError,
+    litellm.BadGatewayError,
+    litellm.APIResponseValidationError,
 )
+_CONVERSATION = (litellm.ContextWindowExceededError, litellm.ContentPolicyViolationError)
+
+
+class MalformedResponse(Exception):
+    """A 200 answer that is not a usable chat message: the provider's fault, retried like a 5xx."""
 
 
 def check_model(model: str) -> None:
     """Fail early, in one line, on an unknown model id or a missing key."""
     try:
         litellm.get_llm_provider(model)
-    except Exception:
-        raise ValueError(f"--model {model!r}: litellm does not know this model id "
+    except PROVIDER_ERRORS:
+        raise UsageError(f"--model {model!r}: litellm does not know this model id "
                          "(use provider/model, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1)") from None
     try:
         env = litellm.validate_environment(model)
-    except Exception:
+    except (*PROVIDER_ERRORS, ValueError, KeyError):  # a provider litellm cannot check: the first call will tell
         return
     missing = env.get("missing_keys") or []
     if missing and not env.get("keys_in_environment"):
-        raise ValueError(f"--model {model!r}: missing {', '.join(missing)}; set it in the environment or --env-file")
+        raise UsageError(f"--model {model!r}: missing {', '.join(missing)}; set it in the environment or --env-file")
 
 
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
@@ -76,11 +100,35 @@ def to_functions(tools: list[Any]) -> list[dict[str, Any]]:
                                               "parameters": inline_refs(t.input_schema)}} for t in tools]
 
 
-def _retryable(e: Exception) -> bool:
-    if isinstance(e, _RETRYABLE):
+def _transient(e: BaseException) -> bool:
+    if isinstance(e, (*_TRANSIENT, MalformedResponse)):
         return True
     status = getattr(e, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
+    return isinstance(e, PROVIDER_ERRORS) and isinstance(status, int) and (status in (408, 429) or status >= 500)
+
+
+def _describe(e: BaseException) -> str:
+    name = type(e).__name__
+    text = " ".join(str(e).split())
+    for prefix in (f"litellm.{name}: ", f"{name}: ", "litellm.BadRequestError: "):  # litellm repeats the class
+        while text.startswith(prefix):
+            text = text.removeprefix(prefix)
+    return f"{name}: {text[:ERROR_CHARS]}"
+
+
+def _message(resp: Any) -> Any:
+    """The assistant message of a response; MalformedResponse when there is none to act on."""
+    choices = getattr(resp, "choices", None)
+    if not choices:
+        raise MalformedResponse("the response has no choices")
+    msg = getattr(choices[0], "message", None)
+    if msg is None:
+        raise MalformedResponse("the first choice has no message")
+    for c in msg.tool_calls or ():
+        fn = getattr(c, "function", None)
+        if fn is None or not isinstance(fn.name, str) or not fn.name:
+            raise MalformedResponse("a tool call has no function name")
+    return msg
 
 
 def _cost(resp: Any) -> float | None:
@@ -88,35 +136,60 @@ def _cost(resp: Any) -> float | None:
     if cost is None:
         try:
             cost = litellm.completion_cost(completion_response=resp)
-        except Exception:  # unknown model: cost is null, not a crash
-            return None
+        except (litellm.exceptions.ModelNotMappedError, *PROVIDER_ERRORS, ValueError, KeyError):
+            return None  # an unknown model: its cost is null
     return float(cost) if cost is not None else None
 
 
 class LitellmProvider:
     name = "litellm"
 
-    def __init__(self, model: str, sampling: dict[str, Any] | None = None, max_retries: int = 3):
+    def __init__(self, model: str, sampling: dict[str, Any] | None = None, max_retries: int = DEFAULT_MAX_RETRIES,
+                 request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S):
         self.model = model
-        self.sampling = dict(sampling or {})
+        self.sampling = dict(sampling or {})  # run.py refused the keys we set ourselves
         self.max_retries = max_retries
+        self.request_timeout_s = request_timeout_s
 
     def meta(self) -> dict[str, Any]:
-        return {"sampling": self.sampling, "litellm_version": getattr(litellm, "version", None) or _version()}
+        from a320bench.secrets import redact_credentials
 
-    async def _complete(self, journal: AgentJournal, **kw: Any) -> Any:
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                return await litellm.acompletion(model=self.model, num_retries=0, **kw, **self.sampling)
-            except Exception as e:
-                if not _retryable(e) or attempt > self.max_retries:
-                    raise ProviderFailed(f"{type(e).__name__}: {str(e)[:300]}", attempt) from None
-                base = float(os.environ.get("A320_BENCH_BACKOFF_BASE_S", "1.0"))  # tests shorten it
-                delay = min(BACKOFF_MAX_S, base * 2 ** (attempt - 1))
-                journal.write("provider_retry", attempt=attempt, error=f"{type(e).__name__}", delay_s=delay)
-                await anyio.sleep(delay)
+        return {"sampling": redact_credentials(self.sampling), "request_timeout_s": self.request_timeout_s,
+                "max_retries": self.max_retries, "litellm_version": getattr(litellm, "version", None) or _version()}
+
+    async def _complete(self, journal: AgentJournal, turn: int, **kw: Any) -> tuple[Any, Any]:
+        """One model response, retried on transient faults; the response and its message."""
+        base_s = float(os.environ.get("A320_BENCH_BACKOFF_BASE_S", "1.0"))  # tests shorten it
+
+        def record_retry(state: RetryCallState) -> None:
+            error = state.outcome.exception() if state.outcome else None
+            journal.write("provider_retry", attempt=state.attempt_number, error=_describe(error),
+                          delay_s=round(state.upcoming_sleep, 3))
+
+        attempts = 0
+        try:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(self.max_retries + 1),
+                wait=wait_exponential(multiplier=base_s, max=BACKOFF_MAX_S),
+                retry=retry_if_exception(_transient),
+                before_sleep=record_retry,
+                reraise=True,
+            ):
+                with attempt:
+                    attempts = attempt.retry_state.attempt_number
+                    # Ours are the only retries: litellm's and the OpenAI client's are off.
+                    resp = await litellm.acompletion(**{**self.sampling, **kw}, model=self.model, num_retries=0,
+                                                     max_retries=0, timeout=self.request_timeout_s)
+                    msg = _message(resp)
+        except _CONVERSATION as e:
+            raise AgentFailed(_describe(e), attempts) from None
+        except litellm.BadRequestError as e:
+            if turn == 1:  # only our prompt and --sampling so far: not the agent's doing
+                raise ProviderFailed(f"the first request was rejected: {_describe(e)}", attempts) from None
+            raise AgentFailed(_describe(e), attempts) from None
+        except (*PROVIDER_ERRORS, MalformedResponse) as e:
+            raise ProviderFailed(_describe(e), attempts) from None
+        return resp, msg
 
     async def run(self, view: AgentView) -> str | None:
         tools, journal = view.tools, view.journal
@@ -128,8 +201,7 @@ class LitellmProvider:
         nudged = False
         for turn in range(1, MAX_TURNS + 1):
             t0 = time.perf_counter()
-            resp = await self._complete(journal, messages=messages, tools=functions)
-            msg = resp.choices[0].message
+            resp, msg = await self._complete(journal, turn, messages=messages, tools=functions)
             calls = list(msg.tool_calls or [])
             usage = getattr(resp, "usage", None)
             journal.write(
@@ -155,15 +227,16 @@ class LitellmProvider:
                 continue
             nudged = False
             for c in calls:
+                raw = c.function.arguments
                 try:
-                    args = json.loads(c.function.arguments or "{}")
-                    if not isinstance(args, dict):
-                        raise ValueError
-                except ValueError:
-                    content = f"Error: the arguments of {c.function.name} are not a JSON object"
-                else:
-                    content = (await tools.call(c.function.name, args)).for_model()
-                messages.append({"role": "tool", "tool_call_id": c.id, "content": content})
+                    args = json.loads(raw) if raw else {}
+                except (ValueError, TypeError):
+                    args = None
+                if isinstance(args, dict):
+                    outcome = await tools.call(c.function.name, args)
+                else:  # still the agent's call: it counts against the budget and is recorded
+                    outcome = await tools.malformed(c.function.name, raw)
+                messages.append({"role": "tool", "tool_call_id": c.id, "content": outcome.for_model()})
                 if tools.over:
                     break
             if tools.over:

@@ -1,7 +1,8 @@
 """Load scenario YAML files and cross-check every name against the simulator's catalogues.
 
 Problems are collected, not raised one at a time: a broken file yields one
-line per problem, each naming the file, the field path and what was expected.
+line per problem, each naming the file, the field path and what was expected,
+up to MAX_PROBLEMS per file and then one line saying how many more there are.
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from ..sim import ALERT_TITLES, CONTROLS, FAILURES, START_STATES, Aircraft
+from ..sim import ALERT_TITLES, CONTROLS, FAILURES, START_STATES, Aircraft, SimError
 from ..sim.world import World
 from .model import ControlsUnchanged, EcamClear, Scenario, StatePredicate
 
 _VARS: frozenset[str] | None = None
+MAX_PROBLEMS = 20  # per file: a file with 120,000 unknown keys is one screen, not 120,000 lines
+_SCALAR_BRANCHES = ("bool", "int", "float", "str")  # pydantic's union branch names for a Scalar
+# libyaml when available (fast on big files); the pure-Python loader's messages are clearer.
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def state_variables() -> frozenset[str]:
@@ -34,7 +39,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.path}: {self.message}" if self.path else f"{self.file}: {self.message}"
+        text = f"{self.file}: {self.path}: {self.message}" if self.path else f"{self.file}: {self.message}"
+        return text.replace("\n", "\\n")  # one problem, one line
 
 
 def _loc(loc: tuple) -> str:
@@ -45,8 +51,15 @@ def _loc(loc: tuple) -> str:
         elif part in ("StatePredicate", "EcamClear", "ControlsUnchanged", "AfterTrigger", "WhenTrigger"):  # union tags
             continue
         else:
-            out += ("." if out else "") + str(part)
+            out += ("." if out else "") + _key(str(part))
     return out
+
+
+def _key(name: str, limit: int = 60) -> str:
+    """A field name as one short, printable piece of a line (keys come from the file: anything)."""
+    if name and name.isprintable() and len(name) <= limit and "." not in name:
+        return name
+    return repr(name[:limit]) + ("…" if len(name) > limit else "")
 
 
 def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
@@ -58,8 +71,11 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
     except UnicodeDecodeError as e:
         return None, [Problem(name, "", f"not UTF-8 text (byte {e.start}); scenario files are UTF-8 YAML")]
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
+        data = yaml.load(text, Loader=_FAST_LOADER)  # noqa: S506 - a safe loader
+    except RecursionError:
+        return None, [Problem(name, "", "nested too deeply to be a scenario")]
+    except yaml.YAMLError:
+        e = _yaml_error(text)
         mark = getattr(e, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         return None, [Problem(name, "", f"not valid YAML: {where}{getattr(e, 'problem', None) or e}")]
@@ -67,22 +83,42 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
         return None, [Problem(name, "", f"expected a mapping of scenario fields, got {type(data).__name__}")]
     try:
         sc = Scenario.model_validate(data)
+    except RecursionError:
+        return None, [Problem(name, "", "nested too deeply to be a scenario")]
     except ValidationError as e:
-        seen: set[tuple[str, str]] = set()
+        seen: set[str] = set()
         problems = []
         for err in e.errors():
-            key = (_loc(err["loc"]), err["msg"])
-            if key in seen:
-                continue
-            seen.add(key)
+            loc = err["loc"]
             msg = err["msg"].removeprefix("Value error, ")
+            if loc and loc[-1] in _SCALAR_BRANCHES:  # one line for a scalar, not one per type it could be
+                loc = loc[:-1]
+                msg = "expected true/false, a finite number or a text"
+            path = _loc(loc)
+            if (path, msg) in seen:
+                continue
+            seen.add((path, msg))  # type: ignore[arg-type]
             if err["type"] == "missing":
                 msg = "required field is missing"
             elif err["type"] == "extra_forbidden":
                 msg = "unknown field (not in the scenario schema)"
-            problems.append(Problem(name, key[0], msg))
-        return None, problems
-    return sc, cross_check(sc, name)
+            problems.append(Problem(name, path, msg))
+        return None, _capped(name, problems)
+    return sc, _capped(name, cross_check(sc, name))
+
+
+def _yaml_error(text: str) -> yaml.YAMLError:
+    try:
+        yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        return e
+    raise AssertionError("libyaml refused what the pure-Python loader accepts")  # pragma: no cover
+
+
+def _capped(name: str, problems: list[Problem]) -> list[Problem]:
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    return [*problems[:MAX_PROBLEMS], Problem(name, "", f"… and {len(problems) - MAX_PROBLEMS} more problem(s)")]
 
 
 def cross_check(sc: Scenario, name: str) -> list[Problem]:
@@ -110,9 +146,14 @@ def cross_check(sc: Scenario, name: str) -> list[Problem]:
     init = sc.initial_state
     if init.start_state not in START_STATES:
         P("initial_state.start_state", f"unknown start state {init.start_state!r} (valid: {', '.join(START_STATES)})")
-    for k in init.world:
+    for k, v in init.world.items():
         if k not in World.names():
             P(f"initial_state.world.{k}", f"unknown world control (valid: {', '.join(World.names())})")
+            continue
+        try:
+            World().set(k, v)  # the simulator's own type check for this world control
+        except SimError as e:
+            P(f"initial_state.world.{k}", str(e))
     for k, v in init.controls.items():
         control(f"initial_state.controls.{k}", k, v)
     for i, f in enumerate(sc.failures):

@@ -12,13 +12,16 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 SCHEMA_VERSION = 1
+MAX_ID_CHARS = 80  # the id names a folder and prefixes file names: keep paths well inside filesystem limits
 
 Scalar = Union[bool, int, float, str]
 Op = Literal["eq", "ne", "gt", "ge", "lt", "le", "between"]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # allow_inf_nan=False: .nan and .inf are not numbers a scenario can mean, and would write
+    # invalid JSON into every trajectory's meta.
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class InitialState(Strict):
@@ -147,7 +150,7 @@ class Budget(Strict):
 
 class Scenario(Strict):
     schema_version: Literal[1] = SCHEMA_VERSION
-    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_]*$")]
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_]*$", max_length=MAX_ID_CHARS)]
     title: str
     system: Literal["ELEC", "HYD", "FUEL", "AIR", "ENG", "APU", "FIRE", "OTHER"]
     phase: Literal["ground", "takeoff", "climb", "cruise", "descent", "approach"]

@@ -11,14 +11,22 @@ There, once for all tools:
 
     ToolError (SDK) ........................ the agent reads the message
     ├── bad arguments (schema validation) .. one sentence per argument, valid choices
-    ├── SimError / ValueError from a tool .. the simulator's own message
+    ├── SimError from a tool ............... the simulator's own message (typed bad input)
+    ├── arguments that are not JSON ........ `record_malformed_call`: counted and recorded too (a
+    │                                        bridge sends such a call with the raw arguments in the
+    │                                        request `_meta`, messages.MALFORMED_ARGUMENTS_META)
     └── EpisodeOver ........................ why the episode is over
-    anything else .......................... harness error: recorded, the episode
+    anything else (a plain ValueError too).. harness error: recorded, the episode
                                              ends with reason `harness_error`, the
                                              agent is told it is not its mistake
 
 Only `ToolError` text reaches a 2.x client (any other exception is reduced to
-"Error executing tool X"), so every path above raises a `ToolError`.
+"Error executing tool X"), so every path above raises a `ToolError`. What the
+agent sent is echoed and recorded capped (`messages.capped`), saying it was cut.
+
+The trajectory is written by the episode's recorder; when the disk refuses it
+(full, unwritable), the episode ends `storage_error` at once (the verdict says so)
+and every later call is refused: nothing goes on unrecorded.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult
 from pydantic import ValidationError
 
+from ..end_reason import EndReason
 from ..episode import EpisodeOver
 from ..sim import SimError
 from . import messages
@@ -55,14 +64,50 @@ class EpisodeServer(MCPServer[EpisodeState]):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None
                         ) -> CallToolResult | InputRequiredResult:
+        meta = _request_meta(context)
+        if messages.MALFORMED_ARGUMENTS_META in meta:
+            raise ToolError(await self.record_malformed_call(name, meta[messages.MALFORMED_ARGUMENTS_META]))
         async with self._one_at_a_time:
             return await self._call(name, arguments, context)
 
+    async def record_malformed_call(self, name: str, raw_arguments: Any) -> str:
+        """A call whose arguments are not a JSON object (a model's malformed tool call): it counts
+        against the budget and is recorded like any call; the error message is returned."""
+        async with self._one_at_a_time:
+            ep = self.state.episode
+            wall = time.perf_counter()
+            before = ep.sim_elapsed
+            try:
+                ep.begin_call()
+                message = messages.malformed_arguments(name, raw_arguments)
+            except EpisodeOver as e:
+                message = str(e)
+            try:
+                return str(self._error(name, raw_arguments, message, before, wall))
+            finally:
+                self._check_storage()
+
     async def _call(self, name: str, arguments: dict[str, Any], context: Any) -> CallToolResult | InputRequiredResult:
+        try:
+            return await self._counted_call(name, arguments, context)
+        finally:
+            self._check_storage()
+
+    def _check_storage(self) -> None:
+        """A trajectory that can no longer be written ends the episode: never an unrecorded call."""
+        ep = self.state.episode
+        failure = ep.recorder.failure
+        if failure is not None and ep.ended is None:
+            ep.end(EndReason.STORAGE_ERROR, error=failure)  # the owner (run, serve) tells the user
+
+    async def _counted_call(self, name: str, arguments: dict[str, Any], context: Any
+                            ) -> CallToolResult | InputRequiredResult:
         st = self.state
         ep = st.episode
         wall = time.perf_counter()
         before = ep.sim_elapsed
+        if ep.recorder.failure is not None and ep.ended is None:
+            self._check_storage()
         try:
             ep.begin_call()
         except EpisodeOver as e:
@@ -71,6 +116,11 @@ class EpisodeServer(MCPServer[EpisodeState]):
             raise self._error(name, arguments, messages.unknown_tool(name, st.tool_names), before, wall) from None
         try:
             result = await super().call_tool(name, arguments, context)
+        except anyio.get_cancelled_exc_class():
+            # The run is being stopped: record the call (its effect, if any, is in the state) so
+            # that the episode's `final` (interrupted) can follow it.
+            self._error(name, arguments, "interrupted: the run was stopped during this call", before, wall)
+            raise
         except ToolError as exc:
             message, crash = self._translate(name, exc)
             if crash is None:
@@ -79,14 +129,14 @@ class EpisodeServer(MCPServer[EpisodeState]):
                 traceback.format_exception(type(crash), crash, crash.__traceback__, limit=-8))}
             err = self._error(name, arguments, message, before, wall, detail)
             try:
-                ep.end("harness_error")
+                ep.end(EndReason.HARNESS_ERROR, error=f"{name}: {type(crash).__name__}: {crash}")
             except Exception:  # the verdict itself needs the broken simulator: keep serving errors
                 log.exception("could not write the final event after a harness error in %s", name)
             raise err from None
         finally:
             pending, st.end_after_call = st.end_after_call, None
         recorded = result.structured_content if isinstance(result, CallToolResult) else None
-        ep.record_call(name, arguments, recorded, False, before, wall)
+        ep.record_call(name, messages.capped(arguments), recorded, False, before, wall)
         if pending is not None:
             ep.end(*pending)
         return result
@@ -96,17 +146,25 @@ class EpisodeServer(MCPServer[EpisodeState]):
         cause = exc.__cause__
         if isinstance(exc, UnexpectedToolError):
             if isinstance(cause, (SimError, EpisodeOver)):
-                return f"{name}: {cause}", None
-            if isinstance(cause, ValueError) and not isinstance(cause, ValidationError):
-                # Bad input the simulator caught without a SimError: its text, minus any failure id.
-                return f"{name}: {messages.scrub(str(cause))}", None
+                return f"{name}: {messages.cap_text(str(cause))}", None
+            # Anything else, a plain ValueError included, is ours: a simulator bug must never
+            # score as the agent's invalid command.
             crash = cause if cause is not None else exc
             return messages.harness_error(name, crash), crash
         if isinstance(cause, ValidationError):
             return messages.invalid_arguments(name, cause, get_tool(name).parameters), None
         return str(exc), None
 
-    def _error(self, name: str, arguments: dict[str, Any], message: str, before: float, wall: float,
+    def _error(self, name: str, arguments: Any, message: str, before: float, wall: float,
                detail: dict[str, Any] | None = None) -> ToolError:
-        self.state.episode.record_call(name, arguments, {"error": message, **(detail or {})}, True, before, wall)
+        self.state.episode.record_call(messages.capped(name), messages.capped(arguments),
+                                       {"error": message, **(detail or {})}, True, before, wall)
         return ToolError(message)
+
+
+def _request_meta(context: Any) -> Any:
+    """The request's `_meta` ({} for a call made outside a request, as tests do)."""
+    try:
+        return (context.request_context.meta if context is not None else None) or {}
+    except ValueError:  # a Context built outside a request
+        return {}

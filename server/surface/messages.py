@@ -8,6 +8,7 @@ what to change.
 from __future__ import annotations
 
 import difflib
+import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,6 +17,48 @@ from pydantic import ValidationError
 from ..sim import FAILURES
 
 _MAX_CHOICES = 200
+ECHO_CHARS = 200  # of what the agent sent, echoed in an error message
+RECORD_CHARS = 10_000  # of one string the agent sent, kept in the trajectory
+RECORD_ITEMS = 100  # entries of one object or list the agent sent, kept in the trajectory
+RECORD_DEPTH = 8
+_MATCH_CHARS = 100  # longer names get no "did you mean"
+
+_echo = reprlib.Repr()
+_echo.maxstring = _echo.maxother = ECHO_CHARS
+_echo.maxdict = _echo.maxlist = 20
+_echo.maxlevel = 4
+
+
+def show(value: Any) -> str:
+    """repr() of what the agent sent, cut to about ECHO_CHARS and saying so."""
+    if isinstance(value, str) and len(value) > ECHO_CHARS:
+        return f"{value[:ECHO_CHARS]!r}… (cut: {len(value):,} characters in all)"
+    return _echo.repr(value)
+
+
+def cap_text(text: str, limit: int = 4 * ECHO_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… (cut: {len(text):,} characters in all)"
+
+
+def capped(value: Any, _depth: int = 0) -> Any:
+    """What the agent sent, as the trajectory keeps it: long strings, big objects and deep
+    nesting cut, each cut marked in place ("[cut: ...]"). Small values come back as they are."""
+    if isinstance(value, str):
+        return value if len(value) <= RECORD_CHARS else f"{value[:RECORD_CHARS]}… [cut: {len(value):,} characters in all]"
+    if isinstance(value, (dict, list)):
+        if _depth >= RECORD_DEPTH:
+            return "[cut: nested too deep]"
+        if isinstance(value, dict):
+            items = list(value.items())
+            out: Any = {capped(str(k)): capped(v, _depth + 1) for k, v in items[:RECORD_ITEMS]}
+            if len(items) > RECORD_ITEMS:
+                out["[cut]"] = f"[cut: {len(items):,} entries in all]"
+            return out
+        out = [capped(v, _depth + 1) for v in value[:RECORD_ITEMS]]
+        if len(value) > RECORD_ITEMS:
+            out.append(f"[cut: {len(value):,} items in all]")
+        return out
+    return value
 
 
 def _choices(valid: list[Any]) -> str:
@@ -24,7 +67,7 @@ def _choices(valid: list[Any]) -> str:
 
 
 def _did_you_mean(given: Any, valid: Iterable[Any]) -> str:
-    if not isinstance(given, str):
+    if not isinstance(given, str) or len(given) > _MATCH_CHARS:
         return ""
     by_upper = {str(v).upper(): str(v) for v in valid}
     close = difflib.get_close_matches(given.upper(), list(by_upper), n=3, cutoff=0.6)
@@ -36,7 +79,7 @@ def invalid_arguments(tool: str, exc: ValidationError, input_schema: Mapping[str
     props: Mapping[str, Any] = input_schema.get("properties", {})
     parts = []
     for err in exc.errors():
-        field = ".".join(str(p) for p in err["loc"]) or "arguments"
+        field = cap_text(".".join(str(p) for p in err["loc"]), ECHO_CHARS) or "arguments"
         prop = props.get(str(err["loc"][0]), {}) if err["loc"] else {}
         given = err.get("input")
         kind = err["type"]
@@ -44,19 +87,30 @@ def invalid_arguments(tool: str, exc: ValidationError, input_schema: Mapping[str
             parts.append(f"'{field}' is required.")
         elif kind in ("literal_error", "enum") and "enum" in prop:
             valid = list(prop["enum"])
-            parts.append(f"'{field}': {given!r} is not valid.{_did_you_mean(given, valid)} Valid: {_choices(valid)}.")
+            parts.append(f"'{field}': {show(given)} is not valid.{_did_you_mean(given, valid)} Valid: {_choices(valid)}.")
         elif "minimum" in prop and "maximum" in prop and kind in (
                 "greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-            parts.append(f"'{field}' must be between {prop['minimum']:g} and {prop['maximum']:g} (got {given!r}).")
+            parts.append(f"'{field}' must be between {prop['minimum']:g} and {prop['maximum']:g} (got {show(given)}).")
         else:
-            msg = err["msg"]
-            parts.append(f"'{field}': {msg[0].lower() + msg[1:] if msg else 'invalid'} (got {given!r}).")
+            msg = cap_text(err["msg"], ECHO_CHARS)
+            parts.append(f"'{field}': {msg[0].lower() + msg[1:] if msg else 'invalid'} (got {show(given)}).")
     return f"{tool}: invalid arguments. " + " ".join(parts)
 
 
 def unknown_tool(name: str, available: Iterable[str]) -> str:
     valid = sorted(available)
-    return f"Unknown tool {name!r}.{_did_you_mean(name, valid)} The tools are: {', '.join(valid)}."
+    return f"Unknown tool {show(name)}.{_did_you_mean(name, valid)} The tools are: {', '.join(valid)}."
+
+
+# The request `_meta` key of a tool call whose arguments were not a JSON object (the raw text is
+# its value): MCP itself carries only objects, so a bridge that parses a model's tool calls sends
+# the call this way, and the server counts and records it like any other.
+MALFORMED_ARGUMENTS_META = "a320-bench/malformed_arguments"
+
+
+def malformed_arguments(name: Any, raw: Any) -> str:
+    return (f"{cap_text(str(name), ECHO_CHARS)}: the arguments are not a JSON object (got {show(raw)}). "
+            "Send them as one JSON object, e.g. {\"seconds\": 10}; this call did nothing but still used a tool call.")
 
 
 def scrub(text: str) -> str:

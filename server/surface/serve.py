@@ -9,6 +9,11 @@ episode (end_turn_without_done unless it already ended) -> exit 0.
 The verdict in --result is kept current after every call and written
 atomically, so a client that kills the server still leaves a readable file.
 stdout carries the protocol only: logging goes to stderr at WARNING.
+
+An output the disk refuses before serving (a folder that is a file, read-only,
+full, a symbolic link) is one line and exit 2; a trajectory write refused while
+serving ends the episode `storage_error` at once (the verdict says why, every
+later call is refused, one line on stderr) and `serve` exits 74.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..end_reason import EndReason
 from .verdict_file import VerdictFile
 
 # The numbers of bridge/exitcodes.py (the server side does not import the bridge).
@@ -27,6 +33,7 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_INVALID_SCENARIO = 3
 EXIT_INTERNAL = 70  # a bug of ours: the setup crashed, or the episode ended with a harness error
+EXIT_STORAGE = 74  # the trajectory could not be written mid-episode: the episode ended storage_error
 
 log = logging.getLogger("a320bench.serve")
 
@@ -75,7 +82,11 @@ def run_serve(args: Any) -> int:
             verdict_file(fallback)
         recorder.close()
         verdict_file.close()
-        return EXIT_INTERNAL if ep.ended == "harness_error" else EXIT_OK
+        if ep.ended == EndReason.STORAGE_ERROR:
+            print(f"error: {(ep.final or {}).get('error')}; the episode ended storage_error", file=sys.stderr,
+                  flush=True)
+            return EXIT_STORAGE
+        return EXIT_INTERNAL if ep.ended == EndReason.HARNESS_ERROR else EXIT_OK
 
     import anyio
 
@@ -123,10 +134,9 @@ def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
             write_json_atomic(args.result, {"scenario_id": sc.id, "reason": None, "status": "setting up"})
         except OSError as e:
             raise _Refused(EXIT_USAGE, f"cannot write the verdict {args.result}: {e.strerror or e}") from None
-    try:
-        recorder = Recorder(args.trajectory)
-    except OSError as e:
-        raise _Refused(EXIT_USAGE, f"cannot write the trajectory {args.trajectory}: {e.strerror or e}") from None
+    recorder = Recorder(args.trajectory)
+    if recorder.failure is not None:
+        raise _Refused(EXIT_USAGE, recorder.failure)
     try:
         ep = open_episode(sc, recorder, profile=profile.name, tools=list(profile.tools),
                           instructions=profile.instructions,
@@ -146,6 +156,10 @@ def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
         recorder.close()
         raise _Refused(EXIT_INTERNAL, f"{args.scenario}: setup failed inside the harness: {type(e).__name__}: {e}"
                        ) from None
+    if recorder.failure is not None:  # meta and setup did not reach the disk: serve nothing unrecorded
+        recorder.close()
+        verdict_file.close()
+        raise _Refused(EXIT_USAGE, recorder.failure)
     if ep.ended == "invalid_scenario":
         recorder.close()
         verdict_file.close()

@@ -1,6 +1,6 @@
 """The --result file of `serve`: the episode's verdict, kept current, written atomically off the call path.
 
-`write_json_atomic` fsyncs (about 6 ms here); a writer thread does it so that a
+Writing a file costs far more than a tool call; a writer thread does it so that a
 tool call's answer never waits for the disk. The file lags the latest verdict by
 one write at most while serving; `close()` drains the writer, so the final
 verdict is on disk before the process exits.

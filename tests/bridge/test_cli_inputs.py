@@ -6,7 +6,8 @@ import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
-from a320bench.bridge.envfile import EnvFileError, parse_env_file, redact
+from a320bench.bridge.envfile import EnvFileError, parse_env_file
+from a320bench.secrets import Scrubber
 from a320bench.bridge.selection import parse_task_ids
 from a320bench.paths import PathSpecError, expand_paths
 
@@ -24,8 +25,17 @@ def test_env_file_errors_name_the_line(tmp_path):
         parse_env_file(f)
 
 
-def test_redact_replaces_every_secret():
-    assert redact("--key sk-abcdef123 and sk-abcdef123", ["sk-abcdef123"]) == "--key [REDACTED] and [REDACTED]"
+def test_env_file_errors_name_the_line_after_blank_lines_and_an_unterminated_quote(tmp_path):
+    f = tmp_path / "x.env"
+    f.write_text("A=1\n\n\nB=\"open\n")
+    with pytest.raises(EnvFileError, match=r"line 4 is not KEY=value"):
+        parse_env_file(f)
+
+
+def test_the_scrubber_replaces_every_secret_in_text_and_in_data():
+    s = Scrubber(["sk-abcdef123", "short"])  # too short to scrub from text: it would blank ordinary words
+    assert s.text("--key sk-abcdef123 and sk-abcdef123 short") == "--key [REDACTED] and [REDACTED] short"
+    assert s.data({"a": ["x sk-abcdef123"], "sk-abcdef123": 1}) == {"a": ["x [REDACTED]"], "[REDACTED]": 1}
 
 
 def test_task_ids_take_indices_and_ranges():
@@ -52,12 +62,35 @@ def test_expand_paths_takes_files_folders_and_globs(tmp_path):
     (["run", "--runs", "99999999999"], "--runs must be between 1 and 10000"),
     (["run", "--out", "README.md"], "--out README.md: exists and is not a folder"),
     (["run", "--scenario", "nowhere/"], "nowhere/: no such file or folder"),
-    (["run", "--sampling", "{bad"], "--sampling is not valid JSON"),
-    (["run", "--sampling", "[1]"], "--sampling must be a JSON object"),
+    (["run", "--model", "openai/x", "--sampling", "{bad"], "--sampling is not valid JSON"),
+    (["run", "--model", "openai/x", "--sampling", "[1]"], "--sampling must be a JSON object"),
+    (["run", "--model", "openai/x", "--sampling", '{"timeout": 5}'],
+     "--sampling: timeout is set by a320-bench itself (see --request-timeout and --max-retries)"),
     (["run", "--task-id", "999"], "out of range"),
-    (["run", "--env-file", "/no/such/file"], "cannot read"),
+    (["run", "--model", "openai/x", "--env-file", "/no/such/file"], "cannot read"),
     (["run", "--provider", "bogus"], "invalid choice"),
     (["run", "--provider", "replay"], "--provider replay needs --replay-from"),
+    (["run", "--provider", "replay", "--replay-from", "/nonexistent"], "--replay-from /nonexistent: no such folder"),
+    # Flags that do not apply are refused, not ignored:
+    (["run", "--provider", "noop", "--replay-from", "/nonexistent"],
+     "--replay-from does not apply here: it is only for --provider replay"),
+    (["run", "--provider", "noop", "--replay-of", "random"],
+     "--replay-of does not apply here: it is only for --provider replay"),
+    (["run", "--provider", "noop", "--client-model", "x"], "--client-model does not apply here: it is only for --client"),
+    (["run", "--provider", "noop", "--seed", "5"],
+     "--seed does not apply here: it is only for --provider random (no other provider takes a seed)"),
+    (["run", "--model", "openai/x", "--seed", "5"], "--seed does not apply here"),
+    (["run", "--client-timeout", "30"], "--client-timeout does not apply here: it is only for --client"),
+    (["run", "--client", "claude", "--client-cmd", "x"], "--client-cmd does not apply here: it is only for --client cmd"),
+    (["run", "--sampling", '{"temperature": 0}'], "--sampling does not apply here: it is only for --model"),
+    (["run", "--client", "claude", "--sampling", "{}"], "--sampling does not apply here: it is only for --model"),
+    (["run", "--max-retries", "2"], "--max-retries does not apply here: it is only for --model"),
+    (["run", "--request-timeout", "2"], "--request-timeout does not apply here: it is only for --model"),
+    (["run", "--env-file", "x.env"], "--env-file does not apply here: it is only for --model and --client"),
+    (["run", "--client", "claude", "--client-timeout", "-1"], "--client-timeout must be a positive number of seconds"),
+    (["run", "--client", "claude", "--client-timeout", "nan"], "--client-timeout must be a positive number of seconds"),
+    (["run", "--model", "openai/x", "--request-timeout", "0"], "--request-timeout must be a positive number"),
+    (["run", "--model", "openai/x", "--max-retries", "-1"], "--max-retries must be 0 or more"),
 ])
 def test_bad_run_flags_give_one_line_and_exit_2(argv, message, capsys):
     assert main([*argv, "--no-progress"]) == exitcodes.USAGE
@@ -81,7 +114,7 @@ def test_files_that_are_not_utf8_are_one_clear_line(tmp_path, capsys):
     assert main(["validate", str(bad)]) == 2
     assert capsys.readouterr().err.splitlines()[0] == (
         f"error: {bad}: not UTF-8 text (byte 0); scenario files are UTF-8 YAML")
-    assert main(["run", "--env-file", str(bad), "--no-progress"]) == 2
+    assert main(["run", "--model", "openai/x", "--env-file", str(bad), "--no-progress"]) == 2
     assert capsys.readouterr().err.strip() == f"error: --env-file {bad}: not UTF-8 text"
 
 

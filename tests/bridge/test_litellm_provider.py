@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,9 @@ def env_file(tmp_path, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     f = tmp_path / "creds.env"
     f.write_text(f"# credentials for the fake server\nexport OPENAI_API_KEY=\"{KEY}\"\n")
-    return f
+    yield f
+    # `run` puts the file's values in the environment only while it runs: nothing leaks into later tests.
+    assert "OPENAI_API_KEY" not in os.environ
 
 
 def run(tmp_path, env_file, fake, *extra) -> int:

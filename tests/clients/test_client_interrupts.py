@@ -94,7 +94,11 @@ def test_a_stopped_client_run_leaves_no_process_and_resumes_to_the_same_scores(t
         if sig == signal.SIGKILL:
             assert finals == []  # nothing that a resume would take for a result
         else:
-            assert err.strip() == "interrupted"  # one line, no traceback
+            # The run record and the report command, then one line about the interruption; no traceback.
+            assert [line.split(":")[0] for line in err.splitlines()] == \
+                ["run record", "make the report", f"interrupted ({sig.name})"]
+            assert err.splitlines()[-1] == (f"interrupted ({sig.name}): {RUNS} episode(s) in flight ended "
+                                            "`interrupted`, 0 not started; run the same command again to resume")
             assert [e["type"] for e in evs][-2:] == ["client_report", "final"]
             assert evs[-2]["interrupted"] is True
             assert finals[-1]["reason"] == "interrupted"

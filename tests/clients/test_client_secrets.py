@@ -54,10 +54,10 @@ def test_a_secret_the_client_echoes_everywhere_is_scrubbed_from_every_file_and_t
 
 def test_a_secret_split_across_two_reads_of_the_clients_output_is_still_scrubbed(tmp_path):
     from a320bench.bridge.clients.process import _Lines
-    from a320bench.bridge.envfile import redact
+    from a320bench.secrets import Scrubber
 
     with open(tmp_path / "log", "wb") as fh:
-        lines = _Lines(fh, lambda text: redact(text, (SECRET,)))
+        lines = _Lines(fh, Scrubber([SECRET]).text)
         key = SECRET.encode()
         for chunk in (b"key: " + key[:7], key[7:] + b"\nnext ", b"line, no newline " + key):
             lines.write(chunk)

@@ -1,7 +1,6 @@
 """Fuel: tanks, burn sequence, pumps, crossfeed, gravity feed, leaks (domain reference §1.3, §4 F1-F8)."""
 
 import json
-import time
 
 from a320bench.server.sim import build
 from a320bench.server.sim.fuel import FAILURES
@@ -309,10 +308,9 @@ def test_steady_cruise_fast_forwards_and_three_hours_stay_cheap():
     assert ac.fuel.transient is False
     assert ac.hyd.transient is False
     ticks = ac.ticks
-    t = time.perf_counter()
     ac.advance(10800.0)
-    wall = time.perf_counter() - t
-    assert ac.ticks - ticks <= 10800 / 5 + 25  # the centre tank running dry costs a few fine ticks
-    assert wall < 1.0
+    # Cheap by construction, not by a stopwatch (the suite runs on loaded machines): coarse
+    # ticks in steady cruise; the centre tank running dry costs a few fine ones.
+    assert ac.ticks - ticks <= 10800 / 5 + 25
     assert ac.ecam_titles() == []
     assert ac.get("fuel.center_kg") == 0.0

@@ -107,7 +107,9 @@ async def test_a_crash_message_never_carries_a_failure_id(monkeypatch):
     assert "[redacted]" in error_text(r)
 
 
-async def test_a_plain_value_error_from_the_simulator_reaches_the_agent_without_failure_ids(monkeypatch):
+async def test_a_plain_value_error_from_the_simulator_is_a_harness_error_not_the_agents_invalid_command(monkeypatch):
+    # Only typed bad input (SimError, bad arguments) is the agent's mistake: a simulator bug that
+    # happens to raise ValueError must not score as an invalid command.
     ep = new_episode()
 
     def refuses(*_a, **_k):
@@ -116,5 +118,10 @@ async def test_a_plain_value_error_from_the_simulator_reaches_the_agent_without_
     monkeypatch.setattr(ep.ac, "set_control", refuses)
     async with connect(ep) as c:
         r = await c.call_tool("set_control", {"control": "GEN 1", "position": "OFF"})
-    assert error_text(r) == "set_control: GEN 1 cannot move while [redacted] is latched"
-    assert ep.ended is None
+    assert error_text(r) == (
+        "set_control: the simulator failed while handling this call (ValueError: GEN 1 cannot move while "
+        "[redacted] is latched). This is a fault of the benchmark harness, not your mistake; the episode has "
+        "been stopped.")
+    call = tool_calls(ep)[0]
+    assert (call["is_error"], call["result"]["harness_error"]) == (True, True)
+    assert [e["reason"] for e in finals(ep)] == ["harness_error"]

@@ -1,0 +1,67 @@
+"""Scenario files at the edges: wrong world types, non-finite numbers, long ids, huge files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from a320bench.bridge.cli import main
+from a320bench.server.scenario.loader import MAX_PROBLEMS, parse
+
+ROOT = Path(__file__).resolve().parents[2]
+ELEC = (ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml").read_text()
+
+
+def edited(tmp_path: Path, old: str, new: str) -> Path:
+    assert old in ELEC
+    f = tmp_path / "edited.yaml"
+    f.write_text(ELEC.replace(old, new, 1))
+    return f
+
+
+@pytest.mark.parametrize("world, says", [
+    ("{gpu_available: maybe}", "initial_state.world.gpu_available: world control 'gpu_available' takes true or "
+                               "false, got 'maybe'"),
+    ("{oat_isa_dev_c: warm}", "initial_state.world.oat_isa_dev_c: world control 'oat_isa_dev_c' takes a number, "
+                              "got 'warm'"),
+    ("{oat_isa_dev_c: .nan}", "initial_state.world.oat_isa_dev_c: expected true/false, a finite number or a text"),
+    ("{icing: [1, 2]}", "initial_state.world.icing: expected true/false, a finite number or a text"),
+])
+def test_world_values_are_checked_against_the_simulators_world_catalogue(tmp_path, capsys, world, says):
+    f = edited(tmp_path, "  start_state: cruise\n", f"  start_state: cruise\n  world: {world}\n")
+    assert main(["validate", str(f)]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"error: {f}: {says}", "1 problem(s) in 1 file(s)"]
+    assert main(["run", "--scenario", str(f), "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"error: {f}: {says}"]
+
+
+@pytest.mark.parametrize("value", [".inf", ".nan", "-.inf"])
+def test_non_finite_numbers_are_refused_so_no_trajectory_gets_invalid_json(tmp_path, value):
+    f = edited(tmp_path, "max_sim_time_s: 900", f"max_sim_time_s: {value}")
+    sc, problems = parse(f)
+    assert sc is None
+    assert [(p.path, p.message) for p in problems] == [("budget.max_sim_time_s", "Input should be a finite number")]
+
+
+def test_an_id_too_long_for_a_folder_name_is_refused(tmp_path):
+    f = edited(tmp_path, "id: elec_gen1_fault_reset_fails", "id: " + "a" * 300)
+    _, problems = parse(f)
+    assert [str(p) for p in problems] == [f"{f}: id: String should have at most 80 characters"]
+
+
+def test_a_file_with_120000_unknown_keys_is_a_screen_of_problems(tmp_path, capsys):
+    f = tmp_path / "many.yaml"
+    f.write_text(ELEC + "".join(f"k{i}: 1\n" for i in range(120_000)))
+    assert main(["validate", str(f)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == MAX_PROBLEMS + 2
+    assert err[0] == f"error: {f}: k0: unknown field (not in the scenario schema)"
+    assert err[-2] == f"error: {f}: … and {120_000 - MAX_PROBLEMS} more problem(s)"
+
+
+def test_a_key_with_a_line_break_stays_on_one_line(tmp_path):
+    f = tmp_path / "odd.yaml"
+    f.write_text(ELEC + '"bad\\nkey": 1\n')
+    _, problems = parse(f)
+    assert [str(p) for p in problems] == [f"{f}: 'bad\\nkey': unknown field (not in the scenario schema)"]
