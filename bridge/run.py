@@ -310,6 +310,10 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scru
                 results.append(EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED, False,
                                              False, {}))
                 raise
+            except Exception as e:  # a bug of ours past the episode's own guard (a client episode re-raises
+                # after recording its harness_error): never the agent's fault; the other episodes go on
+                res = EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.HARNESS_ERROR, False, False, {},
+                                    error=f"harness error: {type(e).__name__}: {e}")
             results.append(res)
             if res.reason == EndReason.STORAGE_ERROR:
                 stop["storage"] = res.error

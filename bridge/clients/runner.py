@@ -22,7 +22,9 @@ makes the episode `client_error`: reported on stderr, recorded as the final,
 excluded from means by scoring; `run` then exits CLIENT_ERROR while the other
 episodes go on. An agent that did badly, or ran out of time, is a result.
 Cancelled (Ctrl-C, SIGTERM), the episode ends `interrupted` and the client is
-killed before the cancellation goes on.
+killed before the cancellation goes on. A trajectory the disk refuses makes the
+episode `storage_error` (no client is started when meta and setup could not be
+written), as for an in-process episode.
 """
 
 from __future__ import annotations
@@ -124,9 +126,7 @@ class ExternalClient:
         from a320bench.server.session import open_episode
 
         path = Path(path).resolve()
-        path.parent.mkdir(parents=True, exist_ok=True)
         transcript = path.with_name(path.name.removesuffix(".jsonl") + self.impl.transcript_suffix)
-        transcript.unlink(missing_ok=True)  # an earlier, incomplete attempt
         policy = self.prepare(path.parent.parent)
         token, opaque_id = random_ids.token_urlsafe(32), random_ids.token_hex(8)
         scrubber = scrubber.merged([token])
@@ -142,11 +142,16 @@ class ExternalClient:
             if ep.ended == EndReason.INVALID_SCENARIO:  # the gate failed: no client is started
                 rec.close_episode(None, ep.final or {})
                 return EpisodeResult(sc.id, run_index, path, ep.ended, False, False, ep.final or {})
+            if rec.failure is not None:  # meta and setup did not reach the disk: serve nothing unrecorded
+                ep.end(EndReason.STORAGE_ERROR, error=rec.failure)
+                rec.close_episode(None, ep.final or {})
+                return _storage_error(sc.id, run_index, path, rec, ep.final or {})
             errors: list[str] = []
             if isinstance(self._setup, str):
                 errors.append(self._setup)
             else:
                 exe, box, env = self._setup
+                transcript.unlink(missing_ok=True)  # an earlier, incomplete attempt
                 outcome, invocation = await self._run(exe, box, env, ep, profile, sc.task_prompt, transcript,
                                                       token, opaque_id, scrubber)
                 errors += self._assess(outcome, invocation, report, transcript, profile)
@@ -164,6 +169,8 @@ class ExternalClient:
                 self._print_once(f"note: {episode_id}: {self.name} ran out of its {self.impl.timeout_s:g} s "
                                  "(client_timeout: the agent's result)")
             rec.close_episode(report, final)
+            if rec.failure is not None:  # the file lacks events: never a result, whatever the verdict says
+                return _storage_error(sc.id, run_index, path, rec, final)
             gate = final.get("gate") if isinstance(final.get("gate"), dict) else {}
             success = final["reason"] != EndReason.CLIENT_ERROR and bool((final.get("success") or {}).get("passed"))
             return EpisodeResult(sc.id, run_index, path, str(final["reason"]), success,
@@ -230,6 +237,12 @@ class ExternalClient:
             return
         self._printed.add(key)
         console.note(line)
+
+
+def _storage_error(scenario_id: str, run_index: int, path: Path, rec: HeldFinalRecorder,
+                   final: dict[str, Any]) -> EpisodeResult:
+    return EpisodeResult(scenario_id, run_index, path, EndReason.STORAGE_ERROR, False,
+                         bool((final.get("gate") or {}).get("passed")), final, error=rec.failure)
 
 
 def _close_early(rec: HeldFinalRecorder, ep: Any, report: dict[str, Any], reason: EndReason) -> None:

@@ -12,13 +12,13 @@ import signal
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
+from tests.disk_bed import small_disk
 from tests.fakes.openai_server import HANG, FakeOpenAI, tool_call
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,22 +98,6 @@ def test_a_model_run_without_the_providers_extra_is_one_line_with_the_pip_comman
 
 
 # ---- disks that refuse ------------------------------------------------------------------
-
-
-@contextmanager
-def small_disk(where: Path, size: str = "64k", options: str = ""):
-    """A tmpfs of `size` at `where` (needs root), unmounted afterwards."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    where.mkdir()
-    opts = f"size={size}" + (f",{options}" if options else "")
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "a320-bench-test", str(where)], capture_output=True)
-    if r.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {r.stderr.decode().strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=True)
 
 
 def test_a_disk_that_fills_mid_run_ends_the_episode_storage_error_and_exits_74(tmp_path, capsys):

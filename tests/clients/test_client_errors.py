@@ -75,3 +75,26 @@ def test_a_scenario_that_fails_its_gate_never_reaches_the_client(tmp_path, monke
     assert rc == exitcodes.INVALID_SCENARIO
     evs = events(trajectory(out, "claude"))
     assert [e["type"] for e in evs] == ["meta", "setup", "final"] and evs[-1]["reason"] == "invalid_scenario"
+
+
+def test_a_disk_that_fills_during_client_episodes_ends_one_storage_error_and_starts_no_more(tmp_path, monkeypatch,
+                                                                                           capsys):
+    from a320bench.server.trajectory import is_complete
+    from tests.disk_bed import small_disk
+
+    # "claude not found" makes every episode that reaches its end a quick client_error.
+    monkeypatch.setenv("A320_BENCH_CLAUDE", str(tmp_path / "no" / "claude"))
+    with small_disk(tmp_path / "disk") as disk:
+        out = disk / "out"
+        rc = main(["run", "--scenario", str(SCENARIO.parent), "--client", "claude", "--out", str(out),
+                   "--no-progress", "--workers", "1"])
+        err = capsys.readouterr().err
+        assert rc == exitcodes.STORAGE, err
+        assert "Traceback" not in err
+        storage = [line for line in err.splitlines() if "cannot write the trajectory" in line]
+        assert len(storage) == 1 and storage[0].endswith(": No space left on device")
+        assert "episode(s) not started; free space and run the same command again to resume" in err
+        # Nothing the full disk cut short stands as a result: a resume reruns it.
+        files = list(out.rglob("*.jsonl"))
+        assert [p for p in files if not is_complete(p)] != []
+        assert all(events(p)[-1]["reason"] == "client_error" for p in files if is_complete(p))

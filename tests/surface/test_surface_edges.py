@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
 import pytest
 
 from surface_bed import ROOT, connect, elec_scenario, error_text, finals, new_episode, tool_calls
+from tests.disk_bed import small_disk
 
 pytestmark = pytest.mark.anyio
 BIG = "x" * 1_000_000
@@ -93,24 +93,12 @@ async def test_a_malformed_call_sent_over_mcp_in_the_request_meta_is_counted_and
     assert [f["reason"] for f in finals(ep)] == ["budget_tool_calls"]
 
 
-def _mount_small(where, size="64k"):
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    where.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "a320-bench-test", str(where)],
-                       capture_output=True)
-    if r.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {r.stderr.decode().strip()}")
-
-
 async def test_a_full_disk_ends_the_episode_storage_error_and_the_verdict_says_why(tmp_path):
     from a320bench.server.session import open_episode
     from a320bench.server.surface import load_profile
     from a320bench.server.trajectory import Recorder
 
-    disk = tmp_path / "disk"
-    _mount_small(disk)
-    try:
+    with small_disk(tmp_path / "disk") as disk:
         p = load_profile("benchmark")
         verdicts: list[dict] = []
         ep = open_episode(elec_scenario(max_tool_calls=500), Recorder(disk / "t.jsonl"), profile=p.name,
@@ -132,8 +120,6 @@ async def test_a_full_disk_ends_the_episode_storage_error_and_the_verdict_says_w
         from a320bench.server.trajectory import is_complete
 
         assert not is_complete(disk / "t.jsonl")
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=True)
 
 
 @pytest.mark.slow
@@ -162,9 +148,7 @@ def test_serve_refuses_a_trajectory_path_it_must_not_write_in_one_line(tmp_path,
 def test_serve_ends_the_episode_when_the_disk_fills_and_exits_74_with_one_line(tmp_path):
     from surface_bed import ELEC, RawServe, read_json
 
-    disk = tmp_path / "disk"
-    _mount_small(disk)
-    try:
+    with small_disk(tmp_path / "disk") as disk:
         result = tmp_path / "verdict.json"
         srv = RawServe(ELEC, "--trajectory", str(disk / "t.jsonl"), "--result", str(result), cwd=tmp_path)
         srv.initialize()
@@ -178,5 +162,3 @@ def test_serve_ends_the_episode_when_the_disk_fills_and_exits_74_with_one_line(t
             "the episode ended storage_error"]
         verdict = read_json(result)
         assert verdict["reason"] == "storage_error" and "No space left on device" in verdict["error"]
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=True)
