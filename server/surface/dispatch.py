@@ -58,6 +58,11 @@ class EpisodeServer(MCPServer[EpisodeState]):
         async with self._one_at_a_time:
             return await self._call(name, arguments, context)
 
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        # A resource read is counted and recorded like a call (surface/resources.py): one at a time too.
+        async with self._one_at_a_time:
+            return await super().read_resource(uri, context)
+
     async def _call(self, name: str, arguments: dict[str, Any], context: Any) -> CallToolResult | InputRequiredResult:
         st = self.state
         ep = st.episode

@@ -77,7 +77,7 @@ def test_a_group_with_only_errors_has_no_rates(tmp_path):
         0, {"count": 0, "rate": None, "ci95": None}, None, {})
 
 
-def test_system_and_overall_groups_pool_rates_and_average_pass_k_over_scenarios(tmp_path):
+def test_system_and_overall_groups_average_rates_and_pass_k_over_scenarios(tmp_path):
     cs = cards(tmp_path,
                compliant(scenario_id="a"), compliant(scenario_id="a"), failed(scenario_id="a"), failed(scenario_id="a"),
                compliant(scenario_id="b"), compliant(scenario_id="b"),
@@ -85,7 +85,8 @@ def test_system_and_overall_groups_pool_rates_and_average_pass_k_over_scenarios(
     agg = aggregate(cs)
     elec = next(s for s in agg["by_system"] if s["system"] == "ELEC")
     assert (elec["scenarios"], elec["n"]) == (2, 6)
-    assert elec["compliant_success"] == {"count": 4, "rate": 4 / 6, "ci95": list(wilson(4, 6))}
+    # a: 2/4, b: 2/2 -> (0.5 + 1) / 2, with the two scenarios as the trials
+    assert elec["compliant_success"] == {"count": 4, "rate": 0.75, "ci95": list(wilson(1.5, 2))}
     # a: n=4, c=2; b: n=2, c=2; k up to min n = 2
     assert elec["pass_hat_k"] == pytest.approx({"1": (2 / 4 + 1) / 2, "2": (1 / 6 + 1) / 2})
     assert elec["pass_at_k"] == pytest.approx({"1": (2 / 4 + 1) / 2, "2": (5 / 6 + 1) / 2})
@@ -93,6 +94,7 @@ def test_system_and_overall_groups_pool_rates_and_average_pass_k_over_scenarios(
     assert (overall["model"], overall["scenarios"], overall["n"]) == ("m-1", 3, 7)
     assert overall["compliant_success"]["count"] == 5
     assert overall["pass_hat_k"] == pytest.approx({"1": (0.5 + 1 + 1) / 3})
+    assert overall["compliant_success"]["rate"] == pytest.approx(overall["pass_hat_k"]["1"])
 
 
 def test_models_are_aggregated_apart(tmp_path):

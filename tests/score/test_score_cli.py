@@ -122,15 +122,25 @@ def test_a_glob_matching_nothing_is_a_usage_error(tmp_path, capsys):
     assert_usage_error(*score(capsys, tmp_path / "*.jsonl"), "no file matches")
 
 
-def test_a_file_that_is_not_a_trajectory_is_a_usage_error(runs, tmp_path, capsys):
+def assert_skipped(code, out, err, *needles):
+    """Issue 11 item 11: the bad file is named in one line and skipped, the rest is scored, exit 2."""
+    assert code == 2
+    assert "4 episodes scored" in out
+    assert err.count("\n") == 1 and err.startswith("error: ") and err.rstrip().endswith("; skipped")
+    assert "Traceback" not in err
+    for n in needles:
+        assert n in err
+
+
+def test_a_file_that_is_not_a_trajectory_is_named_and_skipped(runs, tmp_path, capsys):
     bad = tmp_path / "notes.txt"
     bad.write_text("hello world\nsecond line\n")
-    assert_usage_error(*score(capsys, runs, bad), "notes.txt", "not an a320-bench trajectory")
+    assert_skipped(*score(capsys, runs, bad), "notes.txt", "not an a320-bench trajectory")
 
 
-def test_a_scenario_file_among_trajectories_is_a_usage_error(runs, capsys):
+def test_a_scenario_file_among_trajectories_is_named_and_skipped(runs, capsys):
     (runs / "elec_test" / "scenario.jsonl").write_text('{"id": "elec_x"}\n')
-    assert_usage_error(*score(capsys, runs), "scenario.jsonl")
+    assert_skipped(*score(capsys, runs), "scenario.jsonl")
 
 
 def test_an_unwritable_csv_is_a_usage_error(runs, tmp_path, capsys):
