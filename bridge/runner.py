@@ -71,9 +71,11 @@ async def run_episode(
                 from .providers.replay import recorded_calls
 
                 _, recorded_final = recorded_calls(task.extra["replay_path"])
-                replay_same = bool(recorded_final) and recorded_final.get("state_hash") == ep.final["state_hash"]
+                recorded_final = recorded_final or {}
+                # The same state *and* the same verdict: a file whose success was edited is not "the same".
+                replay_same = all(recorded_final.get(k) == ep.final[k] for k in ("state_hash", "success"))
                 recorder.write("replay_check", source=str(task.extra["replay_path"]), same=replay_same,
-                               recorded_state_hash=(recorded_final or {}).get("state_hash"),
+                               recorded_state_hash=recorded_final.get("state_hash"),
                                replayed_state_hash=ep.final["state_hash"])
         final = ep.final or {}
         return EpisodeResult(sc.id, run_index, path, ep.ended or "", bool(final.get("success", {}).get("passed")),

@@ -20,6 +20,7 @@ are left out of checks 2 and 3. A diagnosis naming every system therefore fails
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -66,18 +67,20 @@ def _fold(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def components(text: str) -> set[tuple[str, str]]:
+@functools.lru_cache(maxsize=4096)  # the same keywords, titles and clauses recur across a run's files
+def components(text: str) -> frozenset[tuple[str, str]]:
     """(family, member) pairs a folded text names."""
-    return {key for key, rx in _COMPILED.items() if rx.search(text)}
+    return frozenset(key for key, rx in _COMPILED.items() if rx.search(text))
 
 
-def claimed_components(text: str) -> set[tuple[str, str]]:
+@functools.lru_cache(maxsize=4096)
+def claimed_components(text: str) -> frozenset[tuple[str, str]]:
     """Components named outside clauses that call them healthy."""
     out: set[tuple[str, str]] = set()
     for clause in _CLAUSE.split(text):
         if clause.strip() and not _HEALTHY.search(clause):
-            out |= components(clause)
-    return out
+            out |= components(clause.strip())
+    return frozenset(out)
 
 
 def diagnosis_matches(report_done: Any, groups: Sequence[Sequence[str]], shown_titles: Iterable[str] = ()) -> bool:
@@ -88,7 +91,7 @@ def diagnosis_matches(report_done: Any, groups: Sequence[Sequence[str]], shown_t
     if not all(any(_fold(s) in text for s in group if _fold(s)) for group in groups):
         return False
     truth = components(_fold(" ; ".join(s for group in groups for s in group)))
-    shown = components(_fold(" ; ".join(shown_titles)))
+    shown = components(_fold(" ; ".join(sorted(shown_titles))))
     allowed = truth | shown
     named = claimed_components(text) - allowed
     truth_families = {fam for fam, _ in truth}

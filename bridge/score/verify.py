@@ -149,6 +149,11 @@ async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
         return [*diffs, f"meta.profile: {rec.meta.get('profile')!r} is not a profile"]
     _compare("meta.tools", rec.meta.get("tools"), list(profile.tools), diffs)
 
+    seqs = [c.get("seq") for c in rec.calls]
+    gap = next((i for i, q in enumerate(seqs) if q != i + 1), None)
+    if gap is not None:
+        diffs.append(f"tool_call[{gap}].seq: recorded {seqs[gap]!r} where {gap + 1} was due: "
+                     f"a recorded call is missing or out of place")
     events = await _resimulate(sc, profile, rec)
     re = _recorded_from(events)
     _compare("setup.gate", setup.get("gate"), (re.setup or {}).get("gate"), diffs)
