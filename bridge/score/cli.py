@@ -2,6 +2,8 @@
 
 Every input problem is one line on stderr naming the file, and the rest is scored:
 
+    a path that gives no trajectory (missing, a glob matching nothing, an empty folder,
+    a link to nothing)         "error: <path>: <why>[; skipped]"
     a file that is not one trajectory (not JSON lines, no `meta` first, two episodes
     concatenated, unreadable)  "error: <path>: <why>; skipped"
     the same episode given twice (same identity: scenario, model, episode id, run, start
@@ -28,7 +30,7 @@ from typing import Any, TextIO
 
 from .. import exitcodes
 from .aggregate import aggregate, excluded_counts
-from .inputs import ScoreInputError, trajectory_files
+from .inputs import trajectory_files
 from .scorecard import NotATrajectory, ScoreCard, score_file
 
 
@@ -67,16 +69,17 @@ def unique_episodes(cards: Iterable[ScoreCard]) -> list[ScoreCard]:
 
 
 def run_score(args: Any) -> int:
-    try:
-        files = trajectory_files(args.paths)
-    except ScoreInputError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return exitcodes.USAGE
     verify = bool(getattr(args, "verify", False))
     if getattr(args, "catalogue", None) and not verify:
         print("error: --catalogue applies only with --verify", file=sys.stderr)
         return exitcodes.USAGE
+    files, problems = trajectory_files(args.paths)
+    for problem in problems:
+        print(f"error: {problem}" + ("; skipped" if files else ""), file=sys.stderr)
+    if not files:
+        return exitcodes.USAGE
     cards, bad = score_files(files, detail=args.detail)
+    bad += len(problems)
 
     failed_verify = False
     if verify:  # every file, duplicates included: an edited copy must be named too
