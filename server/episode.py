@@ -12,7 +12,8 @@ advances up to MAX_WAIT_S per call. The simulated-time budget caps the total.
 Time always advances in the same chunks (CHUNK_S), whether or not a failure is
 still to arrive, so the wall time of a `wait` says nothing about what is
 scheduled: a timed failure splits only the chunk it arrives in, and a failure
-waiting on a state predicate costs one variable read per chunk.
+waiting on a state predicate costs one variable read per chunk, for the whole
+episode (before and after it arrives).
 
 After every call the episode records what the call did to the aircraft
 (`scenario.effects`): capabilities lost and removed, invariants violated. A
@@ -60,6 +61,7 @@ class Episode:
         self.report: dict[str, Any] | None = None
         self.final: dict[str, Any] | None = None
         self.pending: list[FailureSpec] = [f for f in scenario.failures if f.during_episode]
+        self.polled = [f for f in self.pending if hasattr(f.trigger, "when")]
         self.budget = scenario.budget
         self.watch = EffectsWatch(aircraft)
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
@@ -70,6 +72,7 @@ class Episode:
         self.start_sim_s = aircraft.sim_time
         self.baseline_controls = dict(aircraft.controls)
         self.pending.clear()
+        self.polled.clear()
         self.watch = EffectsWatch(aircraft)
 
     # ---- time ------------------------------------------------------------------
@@ -100,9 +103,12 @@ class Episode:
         return min(due) if due else None
 
     def _deliver_due(self) -> None:
+        # Every predicate trigger of the scenario is read at every chunk, pending or not, so that a
+        # failure's arrival does not change what a wait costs either.
+        held = {id(spec): holds(self.ac, spec.trigger.when) for spec in self.polled}
         for spec in list(self.pending):
             trig = spec.trigger
-            due = (self.sim_elapsed >= trig.after_s - 1e-9) if hasattr(trig, "after_s") else holds(self.ac, trig.when)
+            due = (self.sim_elapsed >= trig.after_s - 1e-9) if hasattr(trig, "after_s") else held[id(spec)]
             if due:
                 self.watch.failure_arriving(spec.id)
                 self.ac.inject_failure(spec.id)

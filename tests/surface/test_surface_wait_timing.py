@@ -55,3 +55,17 @@ def test_a_timed_failure_splits_only_the_chunk_it_arrives_in():
     steps, _, failures = _steps(sc, [148.0, 10.0])
     assert "air_pack2_fault" in failures
     assert steps[-3:] == [2.0, 5.0, 3.0]  # 148 -> 150 (arrival), then the rest of the 10 s
+
+
+def test_a_predicate_trigger_is_read_at_every_chunk_before_and_after_its_failure_arrives(monkeypatch):
+    import a320bench.server.episode as episode
+
+    reads: list[float] = []
+    real = episode.holds
+    monkeypatch.setattr(episode, "holds", lambda ac, p: reads.append(ac.sim_time) or real(ac, p))
+    ep = new_episode(load(SCENARIOS / "eng" / "eng1_flameout_then_gen2_fault_cruise.yaml"))
+    ep.advance(50.0)
+    before = len(reads)
+    ep.pending.clear()  # as if the failure had arrived
+    ep.advance(50.0)
+    assert (before, len(reads) - before) == (10, 10)
