@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scenario files, folders or globs (default: the built-in catalogue)")
     who = r.add_mutually_exclusive_group()
     who.add_argument("--model", help="a litellm model id, e.g. anthropic/claude-sonnet-4-5 (needs the providers extra)")
-    who.add_argument("--provider", choices=["scripted", "noop", "random", "replay"],
+    who.add_argument("--provider", choices=["scripted", "noop", "random", "ecam", "replay"],
                      help="a built-in provider (default: scripted)")
     who.add_argument("--client", choices=["claude", "cmd"], help="an external MCP client driving `a320-bench serve`")
     r.add_argument("--client-model", help="model name passed to the external client")
