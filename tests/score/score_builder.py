@@ -122,3 +122,12 @@ def compliant(**kw: Any) -> Traj:
     """A by-the-book episode of the GEN 1 reset scenario."""
     return (gen1(**kw).read().set("GEN 1", "OFF").set("GEN 1", "ON").wait(10).set("GEN 1", "OFF")
             .done("GEN 1 fault, reset unsuccessful").final())
+
+
+def score_cli(capsys: Any, *argv: Any) -> tuple[int, str, str]:
+    """`a320-bench score ARGV...` in-process: (exit code, stdout, stderr)."""
+    from a320bench.bridge.cli import main
+
+    code = main(["score", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err

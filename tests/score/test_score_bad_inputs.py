@@ -5,15 +5,8 @@ import json
 
 import pytest
 
-from a320bench.bridge.cli import main
 from a320bench.bridge.score.scorecard import NotATrajectory, score_file
-from score_builder import compliant
-
-
-def score(capsys, *argv):
-    code = main(["score", *map(str, argv)])
-    out, err = capsys.readouterr()
-    return code, out, err
+from score_builder import compliant, score_cli
 
 
 def _edit(events, change):
@@ -48,7 +41,7 @@ SCORED = {
 def test_odd_values_are_scored_not_crashed_on(tmp_path, capsys, change):
     t = compliant()
     _edit(t.events, change)
-    code, out, err = score(capsys, t.write(tmp_path / "odd.jsonl"), "--json")
+    code, out, err = score_cli(capsys, t.write(tmp_path / "odd.jsonl"), "--json")
     assert (code, err) == (0, "")
     (card,) = json.loads(out)["scorecards"]
     assert card["path"].endswith("odd.jsonl")
@@ -92,7 +85,7 @@ def test_a_bad_file_is_named_in_one_line_skipped_and_the_rest_scored(tmp_path, c
     compliant(run_index=1).write(runs / "a" / "good1.jsonl")
     bad = runs / "a" / "bad.jsonl"
     make(bad)
-    code, out, err = score(capsys, runs, "--json")
+    code, out, err = score_cli(capsys, runs, "--json")
     assert code == 2  # some input was bad
     assert [c["path"] for c in json.loads(out)["scorecards"]] == [str(runs / "a" / f"good{i}.jsonl") for i in (0, 1)]
     assert err.count("\n") == 1 and err.startswith(f"error: {bad}: ") and why in err
@@ -105,7 +98,7 @@ def test_every_bad_file_is_named_and_every_good_one_scored(tmp_path, capsys):
         compliant(run_index=i).write(runs / f"good{i}.jsonl")
     for i, (make, _) in enumerate(BAD.values()):
         make(runs / f"bad{i}.jsonl")
-    code, out, err = score(capsys, runs)
+    code, out, err = score_cli(capsys, runs)
     assert code == 2
     assert "3 episodes scored" in out
     assert sorted(line.split(":")[1].strip() for line in err.splitlines()) == sorted(
@@ -115,7 +108,7 @@ def test_every_bad_file_is_named_and_every_good_one_scored(tmp_path, capsys):
 def test_when_no_file_can_be_scored_nothing_is_printed_but_the_reasons(tmp_path, capsys):
     bad = tmp_path / "x.jsonl"
     _two_episodes(bad)
-    code, out, err = score(capsys, bad)
+    code, out, err = score_cli(capsys, bad)
     assert (code, out) == (2, "")
     assert err.splitlines()[-1] == "error: nothing to score: no input could be scored"
 
@@ -129,7 +122,7 @@ def test_concatenated_episodes_are_refused_by_score_file(tmp_path):
 
 def test_a_missing_path_among_good_ones_is_named_and_the_rest_scored(tmp_path, capsys):
     good = compliant().write(tmp_path / "good.jsonl")
-    code, out, err = score(capsys, good, tmp_path / "nope.jsonl", tmp_path / "*.none")
+    code, out, err = score_cli(capsys, good, tmp_path / "nope.jsonl", tmp_path / "*.none")
     assert code == 2 and "1 episode scored" in out
     assert err.splitlines() == [f"error: {tmp_path / 'nope.jsonl'}: no such file or folder; skipped",
                                 f"error: {tmp_path / '*.none'}: no file matches this pattern; skipped"]

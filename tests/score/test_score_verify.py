@@ -6,6 +6,7 @@ import shutil
 import pytest
 
 from a320bench.bridge.cli import main
+from score_builder import score_cli
 
 SCENARIOS = ["scenarios/elec/gen1_fault_reset_fails.yaml", "scenarios/air/pack1_ovht_then_pack2_fault_cruise.yaml"]
 
@@ -16,12 +17,6 @@ def clean_run(tmp_path_factory):
     assert main(["run", "--scenario", *SCENARIOS, "--out", str(out), "--no-progress"]) == 0
     assert main(["run", "--provider", "random", "--scenario", *SCENARIOS, "--out", str(out), "--no-progress"]) == 0
     return out
-
-
-def score(capsys, *argv):
-    code = main(["score", *map(str, argv)])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def edit(path, change):
@@ -50,7 +45,7 @@ def _remove_an_action(events):
 
 
 def test_a_clean_run_verifies(clean_run, capsys):
-    code, out, err = score(capsys, clean_run, "--verify")
+    code, out, err = score_cli(capsys, clean_run, "--verify")
     assert code == 0
     assert err == "verify: 4 of 4 episode(s) reproduce\n"
     assert "4 episodes scored" in out
@@ -69,7 +64,7 @@ def test_a_tampered_file_fails_naming_the_episode_and_the_field(clean_run, tmp_p
     bad = tmp_path / "bad.jsonl"
     shutil.copy(src, bad)
     edit(bad, tamper)
-    code, out, err = score(capsys, bad, "--verify")
+    code, out, err = score_cli(capsys, bad, "--verify")
     assert code == 1
     lines = [x for x in err.splitlines() if x.startswith("verify: FAILED")]
     assert len(lines) == 1
@@ -83,8 +78,8 @@ def test_plain_score_trusts_the_file_verify_does_not(clean_run, tmp_path, capsys
     bad = tmp_path / "flipped.jsonl"
     shutil.copy(src, bad)
     edit(bad, _flip_success)
-    assert json.loads(score(capsys, bad, "--json")[1])["scorecards"][0]["outcome"] is True
-    code, out, err = score(capsys, bad, clean_run, "--verify", "--json")
+    assert json.loads(score_cli(capsys, bad, "--json")[1])["scorecards"][0]["outcome"] is True
+    code, out, err = score_cli(capsys, bad, clean_run, "--verify", "--json")
     assert code == 1
     doc = json.loads(out)
     assert len(doc["scorecards"]) == 4 and str(bad) not in {c["path"] for c in doc["scorecards"]}
@@ -93,7 +88,7 @@ def test_plain_score_trusts_the_file_verify_does_not(clean_run, tmp_path, capsys
 def test_the_same_episode_given_twice_is_counted_once_and_named(clean_run, tmp_path, capsys):
     copy = tmp_path / "copy"
     shutil.copytree(clean_run, copy)
-    code, out, err = score(capsys, clean_run, copy, "--json")
+    code, out, err = score_cli(capsys, clean_run, copy, "--json")
     assert code == 0
     assert len(json.loads(out)["scorecards"]) == 4
     dups = err.splitlines()
@@ -106,7 +101,7 @@ def test_an_edited_copy_of_an_episode_is_flagged_as_a_conflicting_duplicate(clea
     bad = tmp_path / "x.jsonl"
     shutil.copy(src, bad)
     edit(bad, _flip_success)
-    err = score(capsys, src, bad)[2]
+    err = score_cli(capsys, src, bad)[2]
     assert "with a different verdict (one was edited? --verify); counted once" in err
 
 
@@ -122,12 +117,12 @@ def test_replay_compares_the_verdict_not_only_the_state(clean_run, tmp_path, cap
 
 
 def test_verify_against_a_catalogue_that_lacks_the_scenario_names_it(clean_run, capsys):
-    code, out, err = score(capsys, clean_run / "air_pack1_ovht_then_pack2_fault_cruise", "--verify", "--catalogue",
+    code, out, err = score_cli(capsys, clean_run / "air_pack1_ovht_then_pack2_fault_cruise", "--verify", "--catalogue",
                            SCENARIOS[0])
     assert code == 1
     assert "meta.scenario_id: 'air_pack1_ovht_then_pack2_fault_cruise' is not in the catalogue" in err
 
 
 def test_catalogue_without_verify_is_refused(clean_run, capsys):
-    code, out, err = score(capsys, clean_run, "--catalogue", SCENARIOS[0])
+    code, out, err = score_cli(capsys, clean_run, "--catalogue", SCENARIOS[0])
     assert (code, out, err) == (2, "", "error: --catalogue applies only with --verify\n")
