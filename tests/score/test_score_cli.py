@@ -178,3 +178,13 @@ def test_episodes_of_another_profile_are_reported_but_not_scored(tmp_path, capsy
     doc = json.loads(capsys.readouterr().out)
     assert doc["scorecards"][0]["status"] == "not_benchmark_profile"
     assert doc["excluded"] == {"not_benchmark_profile": 1}
+
+
+def test_csv_has_each_column_once_and_lists_joined(tmp_path, capsys):
+    target = tmp_path / "out.csv"
+    t = gen1().set("PAX OXY MASKS", "MAN ON", removed=["pax_oxygen_stowed"]).final(passed=False)
+    assert score_cli(capsys, t.write(tmp_path / "t.jsonl"), "--csv", target)[0] == 0
+    header, row = list(csv.reader(target.open(encoding="utf-8")))
+    assert len(header) == len(set(header))
+    got = dict(zip(header, row))
+    assert (got["harmful"], got["capabilities_removed"], got["reported_done"]) == ("1", "pax_oxygen_stowed", "True")
