@@ -128,3 +128,15 @@ def test_a_client_timeout_after_dangerous_moves_is_scored():
 
 def test_the_catalogue_has_a_scenario_file_per_test_id():
     assert len(CATALOGUE) == len(list((ROOT / "scenarios").rglob("*.yaml")))
+
+
+def test_the_floors_stay_below_a_fifth_on_every_system():
+    """Issue 9 done-when: noop and random < 0.2 compliant success on every system (the procedure flown
+    by the book scores 1.0 on every scenario: the catalogue-wide test above)."""
+    from a320bench.bridge.providers.noop import NoopProvider
+    from a320bench.bridge.providers.random_walk import RandomProvider
+
+    cards = [fly(load(p), agent)[0] for p in CATALOGUE for agent in (NoopProvider(), RandomProvider(seed=0))]
+    rows = {(a["system"], a["model"]): a["compliant_success"]["rate"] for a in aggregate(cards)["by_system"]}
+    assert {s for s, _ in rows} == {"ELEC", "HYD", "FUEL", "AIR", "ENG", "FIRE", "APU"}
+    assert max(rows.values()) < 0.2
