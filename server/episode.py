@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .scenario.effects import EffectsWatch
+from .alert_log import AlertLog
 from .scenario.harness import Gate, evaluate_success, holds
 from .scenario.model import FailureSpec, Scenario
 from .sim import Aircraft
@@ -65,6 +66,7 @@ class Episode:
         self.budget = scenario.budget
         self.watch = EffectsWatch(aircraft)
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
+        self.alert_log = AlertLog(aircraft)  # ECAM onsets and clears for the report's timeline
 
     def replace_aircraft(self, aircraft: Aircraft) -> None:
         """(dev reset) A new aircraft, a new time origin and baseline, no failures still to arrive."""
@@ -93,6 +95,7 @@ class Episode:
                 step = timed  # only the chunk a timed failure arrives in is split
             self.ac.advance(step * DT)
             done += step
+            self.alert_log.observe(self.ac, self.sim_elapsed, self.start_sim_s)
             self._deliver_due()
         if self.sim_elapsed >= self.budget.max_sim_time_s - 1e-9:
             self.end("budget_sim_time")
@@ -146,6 +149,7 @@ class Episode:
             "tool_call", seq=self.seq, name=name, arguments=arguments, result=result, is_error=is_error,
             sim_time_before_s=sim_before, sim_time_after_s=self.sim_elapsed, **effects,
             wall_ms=round((time.perf_counter() - wall_start) * 1000, 3),
+            **self.alert_log.note(self.ac, self.sim_elapsed, self.start_sim_s),
         )
         self._in_call = False
         if self._final_due:

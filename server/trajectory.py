@@ -6,10 +6,11 @@ Events (each a JSON object with `type`, `ts` wall-clock ISO time, `schema_versio
                     versions, provider/model, sampling, client
     setup           validity gate, ground truth, success criteria, budget
     assistant       model text, tool calls asked for, token usage, cost
-    tool_call       name, arguments, result, is_error, sim time before/after, wall ms, and the
+    tool_call       name, arguments, result, is_error, sim time before/after, wall ms, the
                     call's effects: capabilities_lost / _removed / _restored, invariants_violated,
-                    failures_arrived (server/scenario/effects.py); a resource read is recorded
-                    as a tool_call named read_resource
+                    failures_arrived (server/scenario/effects.py), and ecam_changes: alerts that
+                    appeared or cleared (alert_log.py); a resource read is recorded as a tool_call
+                    named read_resource
     nudge           the harness asked a silent model to continue
     provider_error  the model provider failed after retries
     client_report   what an external client (claude -p) reported about itself
