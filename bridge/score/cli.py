@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from .. import exitcodes
 from .aggregate import aggregate, excluded_counts
-from .inputs import trajectory_files
+from .inputs import find_trajectory_files
 from .scorecard import NotATrajectory, ScoreCard, score_file
 
 
@@ -73,7 +73,7 @@ def run_score(args: Any) -> int:
     if getattr(args, "catalogue", None) and not verify:
         print("error: --catalogue applies only with --verify", file=sys.stderr)
         return exitcodes.USAGE
-    files, problems = trajectory_files(args.paths)
+    files, problems = find_trajectory_files(args.paths)
     for problem in problems:
         print(f"error: {problem}" + ("; skipped" if files else ""), file=sys.stderr)
     if not files:

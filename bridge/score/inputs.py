@@ -16,7 +16,19 @@ from a320bench.paths import PathSpecError, expand_paths
 SUFFIXES = (".jsonl",)
 
 
-def trajectory_files(specs: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+class ScoreInputError(ValueError):
+    """A path gives no trajectory (one line for the user)."""
+
+
+def trajectory_files(specs: Iterable[str | Path]) -> list[Path]:
+    """The files, for callers that stop at the first problem (raises ScoreInputError naming it)."""
+    files, problems = find_trajectory_files(specs)
+    if problems:
+        raise ScoreInputError(problems[0])
+    return files
+
+
+def find_trajectory_files(specs: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
     """(the files, each once, in a stable order; one line per path that gives no file)."""
     specs = list(specs)
     out: list[Path] = []
