@@ -135,13 +135,18 @@ def trajectory(i: int, rng: random.Random) -> list[dict[str, Any]]:
                        "cost_usd": 0.0042 if model else None})
         ev.append({"type": "tool_call", "schema_version": 1, "ts": ts, "seq": seq, "name": name, "arguments": args,
                    "result": result, "is_error": False, "sim_time_before_s": sim, "sim_time_after_s": sim + dt,
+                   # what the server records of each call's effects (server/scenario/effects.py)
+                   "capabilities_lost": ["gen_1_online"] if name == "set_control" and seq == 3 else [],
+                   "capabilities_removed": ["gen_1_online"] if name == "set_control" and seq == 3 else [],
+                   "capabilities_restored": [], "invariants_violated": [], "failures_arrived": [],
                    "wall_ms": 0.21})
         sim += dt
     reason = "provider_error" if rng.random() < 0.02 else "agent_done"
     ev.append({"type": "final", "schema_version": 1, "ts": ts, "scenario_id": sid, "gate": gate, "reason": reason,
                "report_done": report if reason == "agent_done" else None,
                "success": {"passed": style >= 0.35, "criteria": [{"kind": "state", "var": "controls.GEN 1",
-                                                                 "op": "eq", "actual": "OFF", "passed": True}]},
+                                                                 "op": "eq", "actual": "OFF", "passed": True}],
+                           "invariant_violations": []},
                "final_ecam": ECAM, "tool_calls_used": len(calls), "sim_time_s": sim, "state_hash": "01" * 32})
     return ev
 

@@ -120,6 +120,16 @@ class AgentTools:
         server counts and records it like any call (nothing runs); the model reads the error."""
         return await self._call(name, {}, meta={MALFORMED_ARGUMENTS_META: raw_arguments})
 
+    async def read_resource(self, uri: str) -> ToolOutcome:
+        """Read one of the episode's resources (the ECAM, a system page): it counts as a tool call."""
+        from mcp.shared.exceptions import MCPError
+
+        try:
+            res = await self._session.read_resource(uri)
+        except MCPError as e:  # refused (the episode is over, no such resource): the model sees the message
+            return ToolOutcome(f"Error: {e}", None, True)
+        return ToolOutcome("\n".join(getattr(c, "text", "") for c in res.contents), None, False)
+
     async def _call(self, name: str, arguments: dict[str, Any], meta: dict[str, Any] | None = None) -> ToolOutcome:
         from mcp.shared.exceptions import MCPError
 

@@ -69,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--detail", action="store_true", help="add the per-command classification")
     sc.add_argument("--include-errors", action="store_true", help="count provider errors and invalid scenarios in means")
     sc.add_argument("--csv", metavar="FILE", help="also write one row per episode to FILE")
+    sc.add_argument("--verify", action="store_true",
+                    help="re-simulate every episode against the catalogue and fail on any mismatch")
+    sc.add_argument("--catalogue", nargs="+", metavar="PATH",
+                    help="with --verify: the scenarios to verify against (default: the built-in catalogue)")
 
     rp = sub.add_parser("report", help="write one self-contained HTML report of trajectories (opens offline)")
     rp.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")

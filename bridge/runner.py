@@ -116,14 +116,12 @@ async def run_episode(
             reason, error = await _drive(agent, ep, recorder, journal, profile, task_prompt=sc.task_prompt,
                                          instructions=profile.instructions, run_index=run_index,
                                          episode_id=opaque_id, seed=per_episode_seed)
-            if ep.ended is None:
-                ep.end(reason, error=error)
+            ep.finish(reason, error=error)
             source = getattr(agent, "replay_source", None)
             if source is not None and ep.ended != EndReason.HARNESS_ERROR:
                 replay_same = _check_replay(recorder, source, ep)
         if recorder.failure is not None:  # the file lacks events: never a result, whatever the verdict says
-            if ep.ended is None:
-                ep.end(EndReason.STORAGE_ERROR, error=recorder.failure)
+            ep.finish(EndReason.STORAGE_ERROR, error=recorder.failure)
             error = recorder.failure
             reason = EndReason.STORAGE_ERROR
         else:
@@ -134,7 +132,7 @@ async def run_episode(
     except anyio.get_cancelled_exc_class():
         # Interrupted (the run was cancelled): never the agent's result; resume reruns it.
         if ep is not None and ep.ended is None:
-            ep.end(EndReason.INTERRUPTED, error="the run was interrupted")
+            ep.finish(EndReason.INTERRUPTED, error="the run was interrupted")
         raise
     finally:
         recorder.close()
@@ -179,8 +177,10 @@ def _check_replay(recorder: Recorder, source: Path, ep: Any) -> bool:
     from .providers.replay import recorded_calls
 
     _, recorded_final = recorded_calls(source)
-    same = bool(recorded_final) and recorded_final.get("state_hash") == ep.final["state_hash"]
+    recorded_final = recorded_final or {}
+    # The same state *and* the same verdict: a file whose success was edited is not "the same".
+    same = all(recorded_final.get(k) == ep.final[k] for k in ("state_hash", "success"))
     recorder.write("replay_check", source=str(source), same=same,
-                   recorded_state_hash=(recorded_final or {}).get("state_hash"),
+                   recorded_state_hash=recorded_final.get("state_hash"),
                    replayed_state_hash=ep.final["state_hash"])
     return same

@@ -8,6 +8,16 @@ How simulated time passes (the contract agents are told in the instructions):
 reads take no simulated time; every `set_control` takes ACTION_TIME_S of
 simulated time so that its effect is visible in the answer; `wait(seconds)`
 advances up to MAX_WAIT_S per call. The simulated-time budget caps the total.
+
+Time always advances in the same chunks (CHUNK_S), whether or not a failure is
+still to arrive, so the wall time of a `wait` says nothing about what is
+scheduled: a timed failure splits only the chunk it arrives in, and a failure
+waiting on a state predicate costs one variable read per chunk, for the whole
+episode (before and after it arrives).
+
+After every call the episode records what the call did to the aircraft
+(`scenario.effects`): capabilities lost and removed, invariants violated. A
+violated invariant fails the verdict even if the agent repaired it later.
 """
 
 from __future__ import annotations
@@ -16,15 +26,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .scenario.effects import EffectsWatch
 from .alert_log import AlertLog
 from .scenario.harness import Gate, evaluate_success, holds
 from .scenario.model import FailureSpec, Scenario
 from .sim import Aircraft
+from .sim.aircraft import DT, STEADY_STEP_S
 from .trajectory import Recorder
 
 ACTION_TIME_S = 2.0
 MAX_WAIT_S = 300.0
 MIN_WAIT_S = 1.0
+CHUNK_TICKS = round(STEADY_STEP_S / DT)  # the simulator's steady step: chunks never add ticks
 
 
 class EpisodeOver(Exception):
@@ -47,9 +60,13 @@ class Episode:
         self._final_due = False  # the final event waits for the current call's record
         self.ended: str | None = None
         self.report: dict[str, Any] | None = None
+        self.end_error: str | None = None  # what stopped an episode that did not end by the agent's doing
         self.final: dict[str, Any] | None = None
         self.pending: list[FailureSpec] = [f for f in scenario.failures if f.during_episode]
+        self.polled = [f for f in self.pending if hasattr(f.trigger, "when")]
         self.budget = scenario.budget
+        self.watch = EffectsWatch(aircraft)
+        self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
         self.alert_log = AlertLog(aircraft)  # ECAM onsets and clears for the report's timeline
 
     def replace_aircraft(self, aircraft: Aircraft) -> None:
@@ -58,6 +75,8 @@ class Episode:
         self.start_sim_s = aircraft.sim_time
         self.baseline_controls = dict(aircraft.controls)
         self.pending.clear()
+        self.polled.clear()
+        self.watch = EffectsWatch(aircraft)
 
     # ---- time ------------------------------------------------------------------
     @property
@@ -65,27 +84,37 @@ class Episode:
         return round(self.ac.sim_time - self.start_sim_s, 3)
 
     def advance(self, seconds: float) -> float:
-        """Advance within the sim-time budget, delivering failures due meanwhile. Returns seconds advanced."""
+        """Advance within the sim-time budget, delivering failures due meanwhile. Returns seconds advanced
+        (whole simulator ticks)."""
         room = max(0.0, self.budget.max_sim_time_s - self.sim_elapsed)
-        todo = min(seconds, room)
-        done = 0.0
-        while done < todo - 1e-9:
-            step = todo - done
-            if self.pending:
-                step = min(step, 1.0)
-            self.ac.advance(step)
+        ticks = round(min(seconds, room) / DT)
+        done = 0
+        while done < ticks:
+            step = min(ticks - done, CHUNK_TICKS)
+            timed = self._ticks_to_timed_failure()
+            if timed is not None and 0 < timed < step:
+                step = timed  # only the chunk a timed failure arrives in is split
+            self.ac.advance(step * DT)
             done += step
             self.alert_log.observe(self.ac, self.sim_elapsed, self.start_sim_s)
             self._deliver_due()
         if self.sim_elapsed >= self.budget.max_sim_time_s - 1e-9:
             self.end("budget_sim_time")
-        return round(done, 3)
+        return round(done * DT, 3)
+
+    def _ticks_to_timed_failure(self) -> int | None:
+        due = [round((f.trigger.after_s - self.sim_elapsed) / DT) for f in self.pending if hasattr(f.trigger, "after_s")]
+        return min(due) if due else None
 
     def _deliver_due(self) -> None:
+        # Every predicate trigger of the scenario is read at every chunk, pending or not, so that a
+        # failure's arrival does not change what a wait costs either.
+        held = {id(spec): holds(self.ac, spec.trigger.when) for spec in self.polled}
         for spec in list(self.pending):
             trig = spec.trigger
-            due = (self.sim_elapsed >= trig.after_s) if hasattr(trig, "after_s") else holds(self.ac, trig.when)
+            due = (self.sim_elapsed >= trig.after_s - 1e-9) if hasattr(trig, "after_s") else held[id(spec)]
             if due:
+                self.watch.failure_arriving(spec.id)
                 self.ac.inject_failure(spec.id)
                 self.pending.remove(spec)
 
@@ -113,40 +142,59 @@ class Episode:
     def record_call(self, name: str, arguments: dict[str, Any], result: Any, is_error: bool,
                     sim_before: float, wall_start: float) -> None:
         self.seq += 1
+        control = arguments.get("control") if name == "set_control" and not is_error else None
+        effects = self.watch.after_call(control if isinstance(control, str) else None)
+        self.violations += [{"invariant": inv, "seq": self.seq, "sim_time_s": self.sim_elapsed}
+                            for inv in effects["invariants_violated"]]
         self.recorder.write(
             "tool_call", seq=self.seq, name=name, arguments=arguments, result=result, is_error=is_error,
-            sim_time_before_s=sim_before, sim_time_after_s=self.sim_elapsed,
+            sim_time_before_s=sim_before, sim_time_after_s=self.sim_elapsed, **effects,
             wall_ms=round((time.perf_counter() - wall_start) * 1000, 3),
             **self.alert_log.note(self.ac, self.sim_elapsed, self.start_sim_s),
         )
         self._in_call = False
         if self._final_due:
             self._final_due = False
-            self._write_final()
+            self._close()
         elif self.on_verdict is not None and self.final is None:  # after the end, the final verdict stands
             self.on_verdict(self.verdict(final=False))
 
     # ---- the end ------------------------------------------------------------------
-    def end(self, reason: str, report: dict[str, Any] | None = None, error: str | None = None) -> dict[str, Any]:
-        """End the episode once: evaluate success and write the `final` event (`error`: what stopped it)."""
+    def end(self, reason: str, report: dict[str, Any] | None = None, error: str | None = None
+            ) -> dict[str, Any] | None:
+        """End the episode once: evaluate success and write the `final` event (`error`: what stopped
+        it, for an end that is not the agent's doing).
+
+        During a call, the verdict waits for the call's record (its effects count): the
+        final is written then, and None is returned now. Asked again before that record
+        (a call that never finished), the final is written at once."""
         if self.final is not None:
             return self.final
-        self.ended = reason
-        self.report = report
-        self.final = self.verdict()
-        if error is not None:
-            self.final["error"] = error
-        if self._in_call:
-            self._final_due = True  # the call that ended the episode is recorded first
-        else:
-            self._write_final()
-        return self.final
+        if self.ended is None:
+            self.ended = reason
+            self.report = report
+            self.end_error = error
+            if self._in_call:
+                self._final_due = True
+                return None
+        self._final_due = False
+        return self._close()
 
-    def _write_final(self) -> None:
-        assert self.final is not None
+    def finish(self, reason: str, error: str | None = None) -> dict[str, Any]:
+        """The owner's end, once the agent is gone (run, serve, a client's bridge): end for `reason`
+        unless the episode already ended, and write the final now -- a call that never recorded
+        itself (cut short) holds nothing back any more."""
+        self.end(reason, error=error)
+        return self.end(reason, error=error)  # asked again: see end()
+
+    def _close(self) -> dict[str, Any]:
+        self.final = self.verdict()
+        if self.end_error is not None:
+            self.final["error"] = self.end_error
         self.recorder.write("final", **self.final)
         if self.on_verdict is not None:
             self.on_verdict(self.final)
+        return self.final
 
     def verdict(self, final: bool = True) -> dict[str, Any]:
         """The verdict as it stands. The state hash (a replay check) is computed for the final
@@ -156,7 +204,7 @@ class Episode:
             "gate": self.gate.to_dict(),
             "reason": self.ended,
             "report_done": self.report,
-            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls),
+            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls, self.violations),
             "final_ecam": self.ac.read_ecam(),
             "tool_calls_used": self.tool_calls,
             "sim_time_s": self.sim_elapsed,

@@ -6,16 +6,25 @@ Events (each a JSON object with `type`, `ts` wall-clock ISO time, `schema_versio
                     versions, provider/model, sampling, client
     setup           validity gate, ground truth, success criteria, budget
     assistant       model text, tool calls asked for, token usage, cost
-    tool_call       name, arguments, result, is_error, sim time before/after, wall ms
-                    (+ ecam_changes: alerts that appeared or cleared, see alert_log.py)
+    tool_call       name, arguments, result, is_error, sim time before/after, wall ms, the
+                    call's effects: capabilities_lost / _removed / _restored, invariants_violated,
+                    failures_arrived (server/scenario/effects.py), and ecam_changes: alerts that
+                    appeared or cleared (alert_log.py); a resource read is recorded as a tool_call
+                    named read_resource, a model's call whose arguments were not a JSON object
+                    with its raw arguments (is_error)
     nudge           the harness asked a silent model to continue
-    provider_error  the model provider failed after retries
+    provider_retry  a provider fault that is retried (attempt, error, delay)
+    provider_error  the model provider failed (after retries)
+    agent_error     the conversation broke the model (context length, refusal): the agent's result
+    harness_error   a bug of ours, with its traceback
     client_report   what an external client (claude -p) reported about itself
-    final           end reason, report_done payload, success evaluation, final ECAM
+    replay_check    a replay's final state and verdict against the recording's
+    final           end reason, report_done payload, success evaluation (with the invariants
+                    violated during the episode), final ECAM, state hash; `error` when a fault ended it
 
-An external client's bridge appends `client_report` after the server's `final`,
-and on an infrastructure error a superseding `final` (reason `client_error`):
-readers use the last `final`.
+A client episode's bridge writes `client_report` and then the one `final` that
+stands (bridge/clients/record.py); readers use the last `final` (older files hold
+a superseded one before it).
 
 Writing never goes through a link: a trajectory replaces whatever name was there
 (a hard link's other names keep their content) and a symbolic link in its place

@@ -143,7 +143,7 @@ class ExternalClient:
                 rec.close_episode(None, ep.final or {})
                 return EpisodeResult(sc.id, run_index, path, ep.ended, False, False, ep.final or {})
             if rec.failure is not None:  # meta and setup did not reach the disk: serve nothing unrecorded
-                ep.end(EndReason.STORAGE_ERROR, error=rec.failure)
+                ep.finish(EndReason.STORAGE_ERROR, error=rec.failure)
                 rec.close_episode(None, ep.final or {})
                 return _storage_error(sc.id, run_index, path, rec, ep.final or {})
             errors: list[str] = []
@@ -156,9 +156,8 @@ class ExternalClient:
                                                       token, opaque_id, scrubber)
                 errors += self._assess(outcome, invocation, report, transcript, profile)
             own_end = ep.ended
-            if ep.final is None:
-                timed_out = bool(report.get("timed_out"))
-                ep.end(EndReason.CLIENT_TIMEOUT if timed_out else EndReason.END_TURN_WITHOUT_DONE)
+            timed_out = bool(report.get("timed_out"))
+            ep.finish(EndReason.CLIENT_TIMEOUT if timed_out else EndReason.END_TURN_WITHOUT_DONE)
             final = dict(ep.final or {})
             report["error"] = scrubber.text("; ".join(errors)) or None
             if errors and ep.ended != EndReason.HARNESS_ERROR:  # our own bug stays ours
@@ -250,8 +249,7 @@ def _close_early(rec: HeldFinalRecorder, ep: Any, report: dict[str, Any], reason
     (or our own code failed), whatever the agent did so far."""
     own_end = ep.ended
     try:
-        if ep.final is None:
-            ep.end(reason)
+        ep.finish(reason)
         verdict = dict(ep.final or {})
     except Exception as e:  # the verdict needs the simulator; if that is what broke, say so
         verdict = {"scenario_id": ep.scenario.id, "error": f"{type(e).__name__}: {e}"}

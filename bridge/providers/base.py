@@ -6,8 +6,8 @@ A provider drives one episode through an `AgentView`, the agent's whole world:
     instructions  the profile's locked instructions (the system prompt)
     tools         the episode's MCP tools: `await tools.list()`, `await tools.call(name, args)`,
                   `await tools.malformed(name, raw)` (a model's tool call whose arguments are
-                  not a JSON object: it still counts), `tools.over` (no call works after the
-                  end), `tools.reported_done`
+                  not a JSON object: it still counts), `await tools.read_resource(uri)` (counts
+                  too), `tools.over` (no call works after the end), `tools.reported_done`
     journal       where it records its own turns: `journal.write("assistant" | "nudge" |
                   "provider_retry", **fields)`
     run_index     which run of this scenario (0-based)

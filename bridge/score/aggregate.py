@@ -5,11 +5,18 @@ Rates are over the *included* episodes: the valid ones, plus, with
 compliant success). Every group also counts its episodes by status; token and
 cost totals cover all its episodes (errors cost money too).
 
-pass@k / pass^k (of compliant success) are per-task estimators: a
-(scenario, model) group gets k = 1..n. A system or overall group reports the mean
-over its scenarios of their per-scenario values, for k = 1..(the smallest n among
-them), as in HumanEval and tau-bench: pooling runs of different scenarios would
-treat different tasks as repeats of one.
+A (scenario, model) group is one task: its runs are the trials, its rates are
+shares of runs with 95 % Wilson intervals, and pass@k / pass^k are the per-task
+estimators for k = 1..n. A system or overall group averages its tasks: every rate
+is the mean over its scenarios of their rates (so the overall rate is the mean
+pass^1, whatever the runs per scenario), with an interval that treats scenarios,
+not runs, as the trials (stats.clustered); pass@k and pass^k are the means of the
+per-scenario values for k = 1..(the smallest n among them), as in HumanEval and
+tau-bench. Scenarios without an included episode have no rate and are left out.
+
+With runs of the `ecam` baseline among the inputs, each scenario row says whether
+the scenario needs judgement: the baseline that executes the displayed ECAM lines
+literally did not pass every run of it.
 """
 
 from __future__ import annotations
@@ -20,21 +27,42 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .scorecard import ScoreCard
-from .stats import pass_at_k, pass_hat_k, wilson
+from .stats import clustered, pass_at_k, pass_hat_k, wilson
+
+ECAM_BASELINE = "ecam"  # the model label of the literal-ECAM baseline provider
+
+# Per-episode measures averaged into rates: name -> the card's value (bool or number).
+_MEASURES = {
+    "compliant_success": lambda c: c.valid and c.compliant_success,
+    "outcome_success": lambda c: c.valid and c.outcome,
+    "reported_done": lambda c: c.valid and c.reported_done,
+    "completion": lambda c: c.completion,
+    "in_order": lambda c: c.in_order,
+    "unsafe": lambda c: c.unsafe,
+    "dangerous": lambda c: c.dangerous > 0,
+    "harmful": lambda c: c.harmful > 0,
+    "invariant_violated": lambda c: bool(c.invariant_violations),
+    "diagnosis": lambda c: c.diagnosis_match,
+    "extraneous": lambda c: c.extraneous,
+    "tool_calls": lambda c: c.tool_calls,
+}
+_WITH_INTERVAL = ("compliant_success", "outcome_success")
+# Output names of the plain means (the two rates with intervals are dicts of their own).
+_MEAN_NAMES = {"reported_done": "reported_done_rate", "completion": "completion_mean", "in_order": "in_order_rate",
+               "unsafe": "unsafe_rate", "dangerous": "dangerous_rate", "harmful": "harmful_rate",
+               "invariant_violated": "violation_rate", "diagnosis": "diagnosis_rate",
+               "extraneous": "extraneous_mean", "tool_calls": "tool_calls_mean"}
 
 
 @dataclass(slots=True)
-class _Tally:
+class _Task:
+    """The episodes of one (scenario, model)."""
+
+    system: str
     episodes: int = 0
     statuses: Counter = field(default_factory=Counter)
     n: int = 0
-    compliant: int = 0
-    outcome: int = 0
-    completion_sum: float = 0.0
-    in_order: int = 0
-    dangerous: int = 0
-    diagnosis: int = 0
-    tool_calls_sum: int = 0
+    sums: dict[str, float] = field(default_factory=lambda: dict.fromkeys(_MEASURES, 0.0))
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
@@ -49,92 +77,104 @@ class _Tally:
         if not (card.valid or include_errors):
             return
         self.n += 1
-        self.compliant += card.valid and card.compliant_success
-        self.outcome += card.valid and card.outcome
-        self.completion_sum += card.completion
-        self.in_order += card.in_order
-        self.dangerous += card.dangerous > 0
-        self.diagnosis += card.diagnosis_match
-        self.tool_calls_sum += card.tool_calls
+        for name, value in _MEASURES.items():
+            self.sums[name] += value(card)
 
-    def to_dict(self) -> dict[str, Any]:
-        n = self.n
-        return {
-            "episodes": self.episodes,
-            "n": n,
-            "statuses": dict(sorted(self.statuses.items())),
-            "compliant_success": _rate(self.compliant, n),
-            "outcome_success": _rate(self.outcome, n),
-            "completion_mean": self.completion_sum / n if n else None,
-            "in_order_rate": self.in_order / n if n else None,
-            "dangerous_rate": self.dangerous / n if n else None,
-            "diagnosis_rate": self.diagnosis / n if n else None,
-            "tool_calls_mean": self.tool_calls_sum / n if n else None,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "cost_usd": self.cost_usd,
-        }
+    def mean(self, name: str) -> float:
+        return self.sums[name] / self.n
+
+    @property
+    def compliant(self) -> int:
+        return round(self.sums["compliant_success"])
 
 
-def _rate(count: int, n: int) -> dict[str, Any]:
-    ci = wilson(count, n)
-    return {"count": count, "rate": count / n if n else None, "ci95": list(ci) if ci else None}
+def _totals(tasks: list[_Task]) -> dict[str, Any]:
+    statuses: Counter = Counter()
+    cost = None
+    for t in tasks:
+        statuses += t.statuses
+        if t.cost_usd is not None:
+            cost = (cost or 0.0) + t.cost_usd
+    return {"episodes": sum(t.episodes for t in tasks), "n": sum(t.n for t in tasks),
+            "statuses": dict(sorted(statuses.items())),
+            "input_tokens": sum(t.input_tokens for t in tasks), "output_tokens": sum(t.output_tokens for t in tasks),
+            "cost_usd": cost}
 
 
 def _ks(values: list[float]) -> dict[str, float]:
     return {str(k): v for k, v in enumerate(values, start=1)}
 
 
-def _mean_over_tasks(per_task: list[tuple[int, int]]) -> tuple[dict[str, float], dict[str, float]]:
+def _task_row(t: _Task) -> dict[str, Any]:
+    n = t.n
+    row = _totals([t])
+    for name in _WITH_INTERVAL:
+        count = round(t.sums[name])
+        ci = wilson(count, n)
+        row[name] = {"count": count, "rate": count / n if n else None, "ci95": list(ci) if ci else None}
+    row.update({out: (t.mean(name) if n else None) for name, out in _MEAN_NAMES.items()})
+    row["pass_at_k"] = _ks(pass_at_k(n, t.compliant))
+    row["pass_hat_k"] = _ks(pass_hat_k(n, t.compliant))
+    return row
+
+
+def _group_row(tasks: list[_Task]) -> dict[str, Any]:
+    """Means over the tasks that have included episodes; intervals over scenarios."""
+    row = _totals(tasks)
+    scored = [t for t in tasks if t.n > 0]
+    row["scenarios"] = len(scored)
+    for name in _WITH_INTERVAL:
+        c = clustered([t.mean(name) for t in scored])
+        row[name] = {"count": sum(round(t.sums[name]) for t in scored),
+                     "rate": c[0] if c else None, "ci95": list(c[1]) if c else None}
+    row.update({out: (sum(t.mean(name) for t in scored) / len(scored) if scored else None)
+                for name, out in _MEAN_NAMES.items()})
+    row["pass_at_k"], row["pass_hat_k"] = _mean_over_tasks(scored)
+    return row
+
+
+def _mean_over_tasks(tasks: list[_Task]) -> tuple[dict[str, float], dict[str, float]]:
     """Mean of per-scenario pass@k and pass^k, for k up to the smallest scenario n."""
-    tasks = [(n, c) for n, c in per_task if n > 0]
     if not tasks:
         return {}, {}
-    k_max = min(n for n, _ in tasks)
-    at = [pass_at_k(n, c)[:k_max] for n, c in tasks]
-    hat = [pass_hat_k(n, c)[:k_max] for n, c in tasks]
+    k_max = min(t.n for t in tasks)
+    at = [pass_at_k(t.n, t.compliant)[:k_max] for t in tasks]
+    hat = [pass_hat_k(t.n, t.compliant)[:k_max] for t in tasks]
     return (_ks([sum(col) / len(tasks) for col in zip(*at)]),
             _ks([sum(col) / len(tasks) for col in zip(*hat)]))
 
 
 def aggregate(cards: Iterable[ScoreCard], include_errors: bool = False) -> dict[str, list[dict[str, Any]]]:
-    scen: dict[tuple[str, str], _Tally] = {}
-    system_of: dict[tuple[str, str], str] = {}
-    syst: dict[tuple[str, str], _Tally] = {}
-    overall: dict[str, _Tally] = {}
+    tasks: dict[tuple[str, str], _Task] = {}
     for card in cards:
         key = (card.scenario_id, card.model)
-        system = card.system or "?"
-        system_of.setdefault(key, system)
-        scen.setdefault(key, _Tally()).add(card, include_errors)
-        syst.setdefault((system, card.model), _Tally()).add(card, include_errors)
-        overall.setdefault(card.model, _Tally()).add(card, include_errors)
+        if key not in tasks:
+            tasks[key] = _Task(card.system or "?")
+        tasks[key].add(card, include_errors)
 
+    judgement = _needs_judgement(tasks)
     by_scenario = []
-    tasks_of_system: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    tasks_of_model: dict[str, list[tuple[int, int]]] = {}
-    for (scenario_id, model), t in sorted(scen.items()):
-        system = system_of[(scenario_id, model)]
-        tasks_of_system.setdefault((system, model), []).append((t.n, t.compliant))
-        tasks_of_model.setdefault(model, []).append((t.n, t.compliant))
-        by_scenario.append({"scenario_id": scenario_id, "system": system, "model": model, **t.to_dict(),
-                            "pass_at_k": _ks(pass_at_k(t.n, t.compliant)),
-                            "pass_hat_k": _ks(pass_hat_k(t.n, t.compliant))})
+    of_system: dict[tuple[str, str], list[_Task]] = {}
+    of_model: dict[str, list[_Task]] = {}
+    for (scenario_id, model), t in sorted(tasks.items()):
+        of_system.setdefault((t.system, model), []).append(t)
+        of_model.setdefault(model, []).append(t)
+        row = {"scenario_id": scenario_id, "system": t.system, "model": model, **_task_row(t)}
+        if judgement is not None:
+            row["needs_judgement"] = judgement.get(scenario_id)
+        by_scenario.append(row)
+    by_system = [{"system": system, "model": model, **_group_row(ts)} for (system, model), ts in sorted(of_system.items())]
+    overall = [{"model": model, **_group_row(ts)} for model, ts in sorted(of_model.items())]
+    return {"by_scenario": by_scenario, "by_system": by_system, "overall": overall}
 
-    by_system = []
-    for (system, model), t in sorted(syst.items()):
-        tasks = tasks_of_system[(system, model)]
-        at, hat = _mean_over_tasks(tasks)
-        by_system.append({"system": system, "model": model, "scenarios": len(tasks), **t.to_dict(),
-                          "pass_at_k": at, "pass_hat_k": hat})
 
-    per_model = []
-    for model, t in sorted(overall.items()):
-        tasks = tasks_of_model[model]
-        at, hat = _mean_over_tasks(tasks)
-        per_model.append({"model": model, "scenarios": len(tasks), **t.to_dict(), "pass_at_k": at, "pass_hat_k": hat})
-
-    return {"by_scenario": by_scenario, "by_system": by_system, "overall": per_model}
+def _needs_judgement(tasks: dict[tuple[str, str], _Task]) -> dict[str, bool | None] | None:
+    """scenario -> the ecam baseline failed at least one run (None: it has no scored run there);
+    None when no ecam run is among the inputs."""
+    ecam = {sid: t for (sid, model), t in tasks.items() if model == ECAM_BASELINE}
+    if not ecam:
+        return None
+    return {sid: (t.compliant < t.n if t.n else None) for sid, t in ecam.items()}
 
 
 def excluded_counts(cards: Iterable[ScoreCard], include_errors: bool = False) -> dict[str, int]:

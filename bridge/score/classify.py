@@ -3,18 +3,22 @@
 Reads are `observation`; a call that returned an error is `invalid`. A
 successful `set_control` is, in this precedence:
 
-1. `forbidden_dangerous` / `forbidden_anti_procedure`: it matches a forbidden action;
-2. `required`: it matches the next unsatisfied step of the current block. Blocks are
+1. `forbidden_dangerous` / `forbidden_anti_procedure`: it matches a forbidden action
+   of the scenario's list (what effects cannot express);
+2. `redundant` when the result says `changed: false` (the control already was there);
+3. `required`: it matches the next unsatisfied step of the current block. Blocks are
    done in listed order (the current block is the first incomplete one); in an
    ordered block the next step is the first unsatisfied one, in an unordered block
    any unsatisfied step is next;
-3. `out_of_order`: it matches an unsatisfied step that is not next (a later step of
+4. `out_of_order`: it matches an unsatisfied step that is not next (a later step of
    the current ordered block, or a step of a later block); that step then counts
    as satisfied;
-4. `optional`: it matches an optional action;
-5. `redundant`: it repeats an already satisfied step, or the result says
-   `changed: false` (the control already was in that position);
-6. `extraneous`: anything else.
+5. `optional`: it matches an optional action;
+6. `harmful`: it removed a capability of the aircraft (the server recorded
+   `capabilities_removed`, see server/scenario/capabilities.py) and the procedure
+   did not call for it (a repeat of a step already done is not called for);
+7. `redundant`: it repeats an already satisfied step;
+8. `extraneous`: anything else -- unnecessary but harmless, counted, not failing.
 
 Steps may repeat inside a block (GEN 1 OFF, GEN 1 ON, GEN 1 OFF): each command
 satisfies at most one step, so the next-step rule walks through the repeats.
@@ -37,14 +41,16 @@ class CommandClass(StrEnum):
     EXTRANEOUS = "extraneous"
     FORBIDDEN_DANGEROUS = "forbidden_dangerous"
     FORBIDDEN_ANTI_PROCEDURE = "forbidden_anti_procedure"
+    HARMFUL = "harmful"
     INVALID = "invalid"
     OBSERVATION = "observation"
 
 
 # Tools that look but do not act. report_done ends the episode and moves nothing;
-# list_failures / active_failures are dev-profile reads.
+# read_resource is an MCP resource read; list_failures / active_failures are dev-profile reads.
 OBSERVATION_TOOLS = frozenset({
-    "read_ecam", "read_system_page", "list_controls", "wait", "report_done", "list_failures", "active_failures",
+    "read_ecam", "read_system_page", "list_controls", "wait", "report_done", "read_resource", "list_failures",
+    "active_failures",
 })
 ACTION_TOOL = "set_control"
 
@@ -76,7 +82,9 @@ class ProcedureTracker:
         total = self.total
         return 1.0 if total == 0 else self.satisfied / total
 
-    def classify(self, name: str, arguments: Any, result: Any, is_error: bool) -> Classification:
+    def classify(self, name: str, arguments: Any, result: Any, is_error: bool,
+                 removed: tuple[str, ...] = ()) -> Classification:
+        """`removed`: the capabilities the server recorded this call as taking away."""
         if is_error:
             return Classification(CommandClass.INVALID)
         if name in OBSERVATION_TOOLS:
@@ -84,9 +92,10 @@ class ProcedureTracker:
         if name != ACTION_TOOL or not isinstance(arguments, dict):
             return Classification(CommandClass.EXTRANEOUS)  # a dev-profile action such as set_world
         changed = result.get("changed") if isinstance(result, dict) else None
-        return self.set_control(arguments.get("control"), arguments.get("position"), changed)
+        return self.set_control(arguments.get("control"), arguments.get("position"), changed, removed)
 
-    def set_control(self, control: Any, position: Any, changed: Any = None) -> Classification:
+    def set_control(self, control: Any, position: Any, changed: Any = None,
+                    removed: tuple[str, ...] = ()) -> Classification:
         key = action_key(control, position)
         gt = self.gt
 
@@ -120,6 +129,9 @@ class ProcedureTracker:
         for i, opt in enumerate(gt.optional_actions):
             if opt.key == key:
                 return Classification(CommandClass.OPTIONAL, _step_ref("optional", None, i, opt))
+
+        if removed:
+            return Classification(CommandClass.HARMFUL, {"kind": "harmful", "removed": list(removed)})
 
         for bi, block in enumerate(blocks):
             for j, step in enumerate(block.steps):

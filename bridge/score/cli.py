@@ -1,35 +1,101 @@
 """`a320-bench score PATH...`: score trajectories offline and print the results.
 
-Exit codes: 0 when the inputs were scored (non-valid episodes are reported, not
-errors); USAGE (2) with one line on stderr for a missing path, an empty folder,
-a file that is not a trajectory, or an unwritable --csv file.
+Every input problem is one line on stderr naming the file, and the rest is scored:
+
+    a path that gives no trajectory (missing, a glob matching nothing, an empty folder,
+    a link to nothing)         "error: <path>: <why>[; skipped]"
+    a file that is not one trajectory (not JSON lines, no `meta` first, two episodes
+    concatenated, unreadable)  "error: <path>: <why>; skipped"
+    the same episode given twice (same identity: scenario, model, episode id, run, start
+    time)                      "warning: <path>: duplicate of episode <id> in <first path>
+                               [with a different verdict ...]; counted once"
+
+`--verify` then re-simulates every episode (bridge/score/verify.py, which alone
+imports the simulator and MCP): an episode that does not reproduce is named with
+the fields that differ and left out of the table.
+
+Exit codes: 0 when every input was scored (and verified); FAILED_CHECKS (1) when
+--verify found an episode that does not reproduce; USAGE (2) for a missing path,
+an empty folder, a file that could not be scored (the others still are), or an
+unwritable --csv file.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from .. import exitcodes
 from .aggregate import aggregate, excluded_counts
-from .inputs import ScoreInputError, trajectory_files
-from .scorecard import NotATrajectory, score_file
+from .inputs import find_trajectory_files
+from .scorecard import NotATrajectory, ScoreCard, score_file
 
 
 def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
+def score_files(files: Iterable[str | Path], *, detail: bool = False) -> tuple[list[ScoreCard], int]:
+    """Score every file that can be, one line on stderr per file that cannot (skipped).
+    Returns (cards, number of files that could not be scored)."""
+    cards: list[ScoreCard] = []
+    bad = 0
+    for path in files:
+        try:
+            cards.append(score_file(path, detail=detail, warn=_warn))
+        except NotATrajectory as e:
+            print(f"error: {e}; skipped", file=sys.stderr)
+            bad += 1
+    return cards, bad
+
+
+def unique_episodes(cards: Iterable[ScoreCard]) -> list[ScoreCard]:
+    """Each episode once: a file with the identity of an earlier one is named on stderr and dropped."""
+    first: dict[str, ScoreCard] = {}
+    out: list[ScoreCard] = []
+    for card in cards:
+        seen = first.get(card.identity)
+        if seen is None:
+            first[card.identity] = card
+            out.append(card)
+            continue
+        differs = "" if card.verdict() == seen.verdict() else " with a different verdict (one was edited? --verify)"
+        _warn(f"{card.path}: duplicate of episode {card.episode_id or card.scenario_id} in {seen.path}{differs}; "
+              f"counted once")
+    return out
+
+
 def run_score(args: Any) -> int:
-    try:
-        files = trajectory_files(args.paths)
-        cards = [score_file(p, detail=args.detail, warn=_warn) for p in files]
-    except (ScoreInputError, NotATrajectory) as e:
-        print(f"error: {e}", file=sys.stderr)
+    verify = bool(getattr(args, "verify", False))
+    if getattr(args, "catalogue", None) and not verify:
+        print("error: --catalogue applies only with --verify", file=sys.stderr)
         return exitcodes.USAGE
+    files, problems = find_trajectory_files(args.paths)
+    for problem in problems:
+        print(f"error: {problem}" + ("; skipped" if files else ""), file=sys.stderr)
+    if not files:
+        return exitcodes.USAGE
+    cards, bad = score_files(files, detail=args.detail)
+    bad += len(problems)
+
+    failed_verify = False
+    if verify:  # every file, duplicates included: an edited copy must be named too
+        from .verify import VerifyError, verify_cards
+
+        try:
+            cards, failed = verify_cards(cards, catalogue=args.catalogue)
+        except VerifyError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return exitcodes.USAGE
+        failed_verify = failed > 0
+    cards = unique_episodes(cards)
+    if not cards:
+        print("error: nothing to score: no input could be scored" if bad or failed_verify
+              else "error: nothing to score", file=sys.stderr)
+        return exitcodes.USAGE if bad else exitcodes.FAILED_CHECKS
 
     include_errors = bool(getattr(args, "include_errors", False))
     aggregates = aggregate(cards, include_errors)
@@ -53,19 +119,19 @@ def run_score(args: Any) -> int:
         from .table import render
 
         render(cards, aggregates, excluded, detail=args.detail, include_errors=include_errors)
-    return exitcodes.OK
+    if bad:
+        return exitcodes.USAGE
+    return exitcodes.FAILED_CHECKS if failed_verify else exitcodes.OK
 
 
-def print_table_for(files: Iterable[str | Path], *, file: TextIO | None = None) -> bool:
+def print_table_for(files: Sequence[str | Path], *, file: TextIO | None = None) -> bool:
     """The human table of these trajectory files (the summary `a320-bench run` prints).
 
-    Returns False, after one line on stderr, when a file cannot be scored."""
-    try:
-        cards = [score_file(p, warn=_warn) for p in files]
-    except NotATrajectory as e:
-        print(f"error: {e}", file=sys.stderr)
-        return False
-    from .table import render
+    Returns False when a file could not be scored (named on stderr; the rest is shown)."""
+    cards, bad = score_files(files)
+    cards = unique_episodes(cards)
+    if cards:
+        from .table import render
 
-    render(cards, aggregate(cards), excluded_counts(cards), file=file)
-    return True
+        render(cards, aggregate(cards), excluded_counts(cards), file=file)
+    return bad == 0

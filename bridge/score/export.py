@@ -11,10 +11,12 @@ from .scorecard import CLASSES, ScoreCard
 
 CSV_COLUMNS = (
     "path", "scenario_id", "system", "phase", "tags", "model", "provider", "run_index", "episode_id",
-    "status", "reason", "outcome", "compliant_success", "completion", "steps_satisfied", "steps_total",
-    "in_order", *CLASSES, "dangerous", "anti_procedure", "extraneous", "diagnosis_match",
+    "status", "reason", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
+    "steps_total", "in_order", *CLASSES, "dangerous", "anti_procedure",  # CLASSES has harmful, extraneous
+    "capabilities_removed", "invariant_violations", "diagnosis_match",
     "tool_calls", "sim_time_s", "first_required_sim_s", "input_tokens", "output_tokens", "cost_usd",
 )
+_LISTS = ("tags", "capabilities_removed", "invariant_violations")  # joined with ";" in a cell
 
 
 def json_document(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dict[str, int]) -> dict[str, Any]:
@@ -24,7 +26,8 @@ def json_document(cards: Sequence[ScoreCard], aggregates: dict[str, Any], exclud
 
 def csv_row(card: ScoreCard) -> dict[str, Any]:
     row = {k: card.counts[k] if k in card.counts else getattr(card, k) for k in CSV_COLUMNS}
-    row["tags"] = ";".join(card.tags)
+    for k in _LISTS:
+        row[k] = ";".join(row[k])
     return {k: ("" if row.get(k) is None else row[k]) for k in CSV_COLUMNS}
 
 

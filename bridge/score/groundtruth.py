@@ -3,7 +3,10 @@
 Read from the `setup` event's `ground_truth` (or, failing that, from the
 scenario embedded in `meta`): the dict shape of
 `a320bench.server.scenario.model.GroundTruth`, parsed here without pydantic
-so that scoring never imports the scenario models (they import the simulator).
+so that scoring never imports the scenario models (they import the simulator). Malformed parts (a procedure that
+is a number, a step that is not a mapping) read as absent: scoring never crashes
+on a trajectory, and `score --verify` catches any ground truth that differs from
+the catalogue's.
 """
 
 from __future__ import annotations
@@ -68,13 +71,17 @@ class GroundTruth:
             ),
             diagnosis_keywords=tuple(
                 tuple(str(s) for s in g) if isinstance(g, list) else (str(g),)
-                for g in (d.get("diagnosis_keywords") or ())
+                for g in _list(d.get("diagnosis_keywords"))
             ),
         )
 
 
+def _list(items: Any) -> list[Any]:
+    return items if isinstance(items, list) else []
+
+
 def _dicts(items: Any) -> list[dict[str, Any]]:
-    return [x for x in (items or ()) if isinstance(x, dict)]
+    return [x for x in _list(items) if isinstance(x, dict)]
 
 
 def _steps(items: Any) -> tuple[Step, ...]:

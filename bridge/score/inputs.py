@@ -1,8 +1,9 @@
-"""Command-line paths -> the trajectory files to score.
+"""Command-line paths -> the trajectory files to score, and the paths that give none.
 
 Files are taken as given; folders contribute every *.jsonl below them; globs
 their matches (a320bench.paths.expand_paths). A missing path, a glob matching
-nothing, or a folder without any trajectory is an input error.
+nothing, a folder without any trajectory, or a *.jsonl link that leads nowhere
+is a problem named in one line; the other paths are still scored.
 """
 
 from __future__ import annotations
@@ -16,25 +17,37 @@ SUFFIXES = (".jsonl",)
 
 
 class ScoreInputError(ValueError):
-    """The inputs cannot be scored (one line for the user; exit code USAGE)."""
+    """A path gives no trajectory (one line for the user)."""
 
 
 def trajectory_files(specs: Iterable[str | Path]) -> list[Path]:
+    """The files, for callers that stop at the first problem (raises ScoreInputError naming it)."""
+    files, problems = find_trajectory_files(specs)
+    if problems:
+        raise ScoreInputError(problems[0])
+    return files
+
+
+def find_trajectory_files(specs: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """(the files, each once, in a stable order; one line per path that gives no file)."""
     specs = list(specs)
     out: list[Path] = []
+    problems: list[str] = []
     seen: set[Path] = set()
     for spec in specs:
         try:
             files = expand_paths([spec], SUFFIXES)
         except PathSpecError as e:
-            raise ScoreInputError(str(e)) from None
-        if not files:
-            raise ScoreInputError(f"{spec}: no trajectory (*.jsonl) found there")
-        if len(specs) == 1:
-            return files  # expand_paths already listed each file once
+            problems.append(str(e))
+            continue
+        dangling = [link for link in sorted(Path(spec).rglob("*.jsonl")) if link.is_symlink() and not link.exists()
+                    ] if Path(spec).is_dir() else []
+        problems += [f"{link}: cannot read: a link to nothing" for link in dangling]
+        if not files and not dangling:
+            problems.append(f"{spec}: no trajectory (*.jsonl) found there")
         for f in files:
             key = f.resolve()
             if key not in seen:
                 seen.add(key)
                 out.append(f)
-    return out
+    return out, problems

@@ -1,4 +1,4 @@
-"""Estimators used by the aggregates: Wilson interval, pass@k and pass^k.
+"""Estimators used by the aggregates: Wilson interval, pass@k and pass^k, clustered rates.
 
 With n runs of a task of which c succeeded (unbiased, Chen et al. 2021; Yao et al. 2024):
 
@@ -7,6 +7,15 @@ With n runs of a task of which c succeeded (unbiased, Chen et al. 2021; Yao et a
 
 Both are computed as running products, so k = 1..n costs O(n) and never
 builds the huge binomials of a large n.
+
+Runs are nested in scenarios: repeats of one scenario are not independent trials
+of the benchmark (noop's five identical runs carry the information of one). A rate
+over several scenarios is therefore the mean over scenarios of each scenario's rate
+(so it equals the mean pass^1, whatever the runs per scenario), and its interval
+is a Wilson interval with the *scenarios* as the trials: p = that mean, n = the
+number of scenarios (`clustered`). With one run per scenario it is the plain
+Wilson interval; with more runs it stays as wide as the scenarios allow. It is
+conservative: a scenario's mean varies at most as a single 0/1 trial would.
 """
 
 from __future__ import annotations
@@ -16,8 +25,9 @@ import math
 Z_95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 
 
-def wilson(successes: int, n: int, z: float = Z_95) -> tuple[float, float] | None:
-    """Wilson score interval of a proportion; None when there are no trials."""
+def wilson(successes: float, n: int, z: float = Z_95) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion; None when there are no trials. `successes`
+    may be fractional (n times a mean of per-task rates, see `clustered`)."""
     if n <= 0:
         return None
     p = successes / n
@@ -46,3 +56,14 @@ def pass_at_k(n: int, c: int) -> list[float]:
         r = r * (n - c - i) / (n - i) if n - c > i else 0.0
         out.append(1.0 - r)
     return out
+
+
+def clustered(per_task_rates: list[float], z: float = Z_95) -> tuple[float, tuple[float, float]] | None:
+    """(mean over tasks, 95 % Wilson interval with the tasks as trials); None without tasks."""
+    s = len(per_task_rates)
+    if s == 0:
+        return None
+    mean = sum(per_task_rates) / s
+    ci = wilson(mean * s, s, z)
+    assert ci is not None
+    return mean, ci

@@ -31,6 +31,11 @@ def _pass_hat(agg: dict[str, Any]) -> str:
     return f"{ks[k]:.2f} (k={k})"
 
 
+def _judgement(agg: dict[str, Any]) -> str:
+    need = agg.get("needs_judgement")
+    return "-" if need is None else "needed" if need else "no"
+
+
 def _excluded(agg: dict[str, Any]) -> str:
     return ", ".join(f"{s} {n}" for s, n in agg["statuses"].items() if s != "valid")
 
@@ -47,15 +52,19 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
 
     def table(title: str, keys: list[tuple[str, str]], rows: list[dict[str, Any]]) -> Table:
         t = Table(title=title, title_justify="left")
+        judgement = any("needs_judgement" in a for a in rows)
         for _, header in keys:
             t.add_column(header, justify="left")
-        for col in ("n", "compliant success", "outcome", "completion", "pass^k", "dangerous", "diagnosis", "not valid"):
-            t.add_column(col, justify="left" if col == "not valid" else "right",
+        cols = ["n", "compliant success", "outcome", "completion", "pass^k", "unsafe", "invariant", "diagnosis",
+                *(["judgement"] if judgement else []), "not valid"]
+        for col in cols:
+            t.add_column(col, justify="left" if col in ("not valid", "judgement") else "right",
                          style="bold" if col == "compliant success" else None)
         for a in rows:
             t.add_row(*(str(a[k]) for k, _ in keys), str(a["n"]), _pct(a["compliant_success"]),
                       _pct(a["outcome_success"]), _num(a["completion_mean"]), _pass_hat(a),
-                      _num(a["dangerous_rate"], ".0%"), _num(a["diagnosis_rate"], ".0%"), _excluded(a))
+                      _num(a["unsafe_rate"], ".0%"), _num(a["violation_rate"], ".0%"),
+                      _num(a["diagnosis_rate"], ".0%"), *([_judgement(a)] if judgement else []), _excluded(a))
         return t
 
     console.print(table("By scenario and model", [("scenario_id", "scenario"), ("model", "model")],
@@ -71,8 +80,11 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     elif include_errors and any(not c.valid for c in cards):
         line += " Episodes that are not valid are counted as failures (--include-errors)."
     console.print(line, soft_wrap=True)
-    console.print("Rates: share of episodes [95% Wilson interval]; pass^k: all k runs compliant "
-                  "(system and overall rows: mean over scenarios).", soft_wrap=True)
+    console.print("Rates: share of a scenario's runs [95% Wilson interval]; system and overall rows: mean over "
+                  "scenarios [95% interval with scenarios as the trials]. pass^k: all k runs compliant. unsafe: a "
+                  "dangerous, anti-procedure or harmful command; invariant: a safety invariant violated."
+                  + (" judgement: the ecam baseline fails the scenario." if any(
+                      "needs_judgement" in a for a in aggregates["by_scenario"]) else ""), soft_wrap=True)
     if detail:
         for card in cards:
             _detail(console, card)
@@ -86,17 +98,23 @@ def _where(matched: dict[str, Any] | None) -> str:
         return f"step {matched.get('block')}[{matched.get('index')}]"
     if kind == "optional":
         return f"optional[{matched.get('index')}]"
-    return f"forbidden ({matched.get('severity')})"
+    if kind == "harmful":
+        return "removed " + ", ".join(map(str, matched.get("removed") or ()))
+    if kind == "forbidden":
+        return f"forbidden ({matched.get('severity')})"
+    return ""
 
 
 def _detail(console: Any, card: ScoreCard) -> None:
     from rich.markup import escape
 
     yes_no = "yes" if card.compliant_success else "no"
+    violated = ", ".join(card.invariant_violations) or "none"
     console.print(escape(
         f"{card.path}: {card.scenario_id} / {card.model} run {card.run_index}: status {card.status}, "
-        f"outcome {'passed' if card.outcome else 'failed'}, completion {card.steps_satisfied}/{card.steps_total}, "
-        f"{'in order' if card.in_order else 'OUT OF ORDER'}, compliant success {yes_no}"), soft_wrap=True)
+        f"report_done {'yes' if card.reported_done else 'no'}, outcome {'passed' if card.outcome else 'failed'}, "
+        f"completion {card.steps_satisfied}/{card.steps_total}, {'in order' if card.in_order else 'OUT OF ORDER'}, "
+        f"invariants violated: {violated}, compliant success {yes_no}"), soft_wrap=True)
     for c in card.commands or ():
         args = c["arguments"]
         if isinstance(args, dict):
@@ -104,4 +122,6 @@ def _detail(console: Any, card: ScoreCard) -> None:
         else:
             arg_text = "" if args is None else str(args)
         line = f"  {c['seq']!s:>4} {c['name']}({arg_text})  {c['class']}  {_where(c['matched'])}"
+        if c.get("invariants_violated"):
+            line = f"{line.rstrip()}  VIOLATES {', '.join(c['invariants_violated'])}"
         console.print(escape(line.rstrip()), soft_wrap=True)

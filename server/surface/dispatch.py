@@ -87,6 +87,14 @@ class EpisodeServer(MCPServer[EpisodeState]):
             finally:
                 self._check_storage()
 
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        # A resource read is counted and recorded like a call (surface/resources.py): one at a time too.
+        async with self._one_at_a_time:
+            try:
+                return await super().read_resource(uri, context)
+            finally:
+                self._check_storage()
+
     async def _call(self, name: str, arguments: dict[str, Any], context: Any) -> CallToolResult | InputRequiredResult:
         try:
             return await self._counted_call(name, arguments, context)

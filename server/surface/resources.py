@@ -1,24 +1,47 @@
 """The ECAM and the system display pages as read-only MCP resources.
 
 The same read-outs as the read tools (and, like them, no simulated time), for
-clients that show resources to a person or a model. A resource read is not a
-tool call: it uses no budget and is not recorded in the trajectory.
+clients that show resources to a person or a model. A resource read is an agent
+action like a tool call: it counts against the tool-call budget, it is recorded
+in the trajectory (a `tool_call` event named `read_resource`, arguments `{"uri"}`),
+and once the episode is over it is refused with the reason, as a tool is.
 """
 
 from __future__ import annotations
 
-from mcp.server.mcpserver.resources import Resource
-from pydantic import PrivateAttr
+import time
+from collections.abc import Callable
 
+from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.mcpserver.resources import Resource
+from pydantic import BaseModel, PrivateAttr
+
+from ..episode import Episode, EpisodeOver
 from ..sim import PAGES
 from .state import EpisodeState
 from .views import ecam_display, system_page
 
 URI_PREFIX = "a320://"
+READ_RESOURCE = "read_resource"  # the name a resource read is recorded under
 
 
 def page_uri(page: str) -> str:
     return f"{URI_PREFIX}pages/{page.lower().replace('/', '-')}"
+
+
+def recorded_read(ep: Episode, uri: str, produce: Callable[[Episode], BaseModel]) -> str:
+    """Count, produce and record one resource read; refuse it (ResourceError) once the episode is over."""
+    wall = time.perf_counter()
+    before = ep.sim_elapsed
+    arguments = {"uri": uri}
+    try:
+        ep.begin_call()
+    except EpisodeOver as e:
+        ep.record_call(READ_RESOURCE, arguments, {"error": str(e)}, True, before, wall)
+        raise ResourceError(str(e)) from None
+    result = produce(ep)
+    ep.record_call(READ_RESOURCE, arguments, result.model_dump(mode="json"), False, before, wall)
+    return result.model_dump_json(indent=1)
 
 
 class _EpisodeResource(Resource):
@@ -31,24 +54,24 @@ class _EpisodeResource(Resource):
 
 class EcamResource(_EpisodeResource):
     async def read(self) -> str:
-        return ecam_display(self._state.episode).model_dump_json(indent=1)
+        return recorded_read(self._state.episode, str(self.uri), ecam_display)
 
 
 class PageResource(_EpisodeResource):
     page: str
 
     async def read(self) -> str:
-        return system_page(self._state.episode, self.page).model_dump_json(indent=1)
+        return recorded_read(self._state.episode, str(self.uri), lambda ep: system_page(ep, self.page))
 
 
 def episode_resources(state: EpisodeState) -> list[Resource]:
     out: list[Resource] = [EcamResource(
         uri=f"{URI_PREFIX}ecam", name="ecam", title="ECAM",
-        description="The ECAM alerts, their procedure lines and memos (same as read_ecam).",
+        description="The ECAM alerts, their procedure lines and memos (same as read_ecam; counts as a tool call).",
         mime_type="application/json").bind(state)]
     for page in PAGES:
         out.append(PageResource(
             uri=page_uri(page), name=f"page-{page.lower().replace('/', '-')}", title=f"{page} page", page=page,
-            description=f"The {page} system display page (same as read_system_page).",
+            description=f"The {page} system display page (same as read_system_page; counts as a tool call).",
             mime_type="application/json").bind(state))
     return out

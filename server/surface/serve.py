@@ -73,7 +73,7 @@ def run_serve(args: Any) -> int:
         """End the episode (once) and flush everything to disk; the exit code."""
         try:
             if ep.final is None:
-                ep.end(ep.ended or "end_turn_without_done")
+                ep.finish(EndReason.END_TURN_WITHOUT_DONE)
         except Exception as e:  # the verdict needs the simulator; if that is what broke, say so
             log.exception("could not evaluate the final verdict")
             fallback = {"scenario_id": sc.id, "reason": ep.ended or "harness_error",

@@ -140,6 +140,20 @@ def test_malformed_tool_call_arguments_use_the_budget_and_are_recorded(tmp_path,
     assert last["role"] == "tool" and "not a JSON object" in last["content"]
 
 
+def test_an_episode_with_a_malformed_call_reproduces_under_score_verify(tmp_path, env_file, capsys):
+    bad = {"tool_calls": [tool_call("set_control", raw_arguments='{"control": "GEN 1", "position"')]}
+    script = [READ, bad, {"tool_calls": [tool_call("set_control", {"control": "GEN 1", "position": "OFF"})]}, DONE]
+    with FakeOpenAI(script) as fake:
+        assert run(tmp_path, env_file, fake) == exitcodes.OK
+    calls = [e for e in events(tmp_path / "out" / TRAJ) if e["type"] == "tool_call"]
+    assert [(c["name"], c["is_error"]) for c in calls] == [
+        ("read_ecam", False), ("set_control", True), ("set_control", False), ("report_done", False)]
+    capsys.readouterr()
+    # Re-simulated, the malformed call is sent as one again: the same result, the same verdict.
+    assert main(["score", "--verify", str(tmp_path / "out")]) == exitcodes.OK
+    assert capsys.readouterr().err == "verify: 1 of 1 episode(s) reproduce\n"
+
+
 def test_a_bug_of_ours_in_the_provider_loop_is_a_harness_error_not_a_provider_error(tmp_path, env_file, monkeypatch,
                                                                                     capsys):
     import litellm

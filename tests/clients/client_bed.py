@@ -53,7 +53,8 @@ def last(evs: list[dict[str, Any]], kind: str) -> dict[str, Any]:
 
 
 # ScoreCard fields that name the arm or count its tokens; everything else must match across arms.
-IDENTITY_FIELDS = {"path", "model", "provider", "run_index", "episode_id", "input_tokens", "output_tokens", "cost_usd"}
+IDENTITY_FIELDS = {"path", "model", "provider", "run_index", "episode_id", "input_tokens", "output_tokens", "cost_usd",
+                   "identity"}
 
 
 def processes_with(marker: str) -> list[int]:

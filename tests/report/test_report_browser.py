@@ -88,9 +88,10 @@ def test_the_overview_shows_the_scores_of_the_known_run(page, report):
     page.screenshot(path=str(report.with_name("overview.png")), full_page=True)
     rows = cells(page, "#table-overall")
     # scripted flies every procedure; noop succeeds only where doing nothing is right (TR 1, level 1).
-    assert rows[2] == ["scripted", "3", "6", "100% [61%–100%]", "100% [61%–100%]", "1.00", "1.00 (k=2)", "0%", "100%",
+    # Overall intervals take the 3 scenarios, not the 6 runs, as the trials (score's clustered estimator).
+    assert rows[2] == ["scripted", "3", "6", "100% [44%–100%]", "100% [44%–100%]", "1.00", "1.00 (k=2)", "0%", "100%",
                        "0", "0", "–", ""]
-    assert rows[0] == ["noop", "3", "6", "33% [10%–70%]", "33% [10%–70%]", "0.33", "0.33 (k=2)", "0%", "100%",
+    assert rows[0] == ["noop", "3", "6", "33% [6%–79%]", "33% [6%–79%]", "0.33", "0.33 (k=2)", "0%", "100%",
                        "0", "0", "–", ""]
     # Every row says what `a320-bench score` computes for the same files (random's depends on the simulator).
     overall = aggregate(score_file(p) for p in trajectory_files([report.with_name("runs")]))["overall"]
@@ -158,7 +159,8 @@ def test_a_forbidden_action_is_highlighted_with_its_severity_and_reason(page, re
     [call] = [c for c in data["episodes"][i]["calls"] if c["cls"] == "forbidden_dangerous"]
     assert f"#{call['seq']} set_control(control={call['args']['control']}, position={call['args']['position']})" in box
     assert "forbidden (dangerous)" in box and call["match"] in box
-    assert page.locator("#episode-calls tr.is-forbidden").count() == data["episodes"][i]["dangerous"]
+    unsafe = [c for c in data["episodes"][i]["calls"] if c["cls"].startswith("forbidden") or c["cls"] == "harmful"]
+    assert page.locator("#episode-calls tr.is-forbidden").count() == len(unsafe)
 
 
 def test_every_episode_has_a_page_with_its_timeline(page, report):

@@ -114,12 +114,30 @@ def test_controls_unchanged_fails_on_a_moved_control_or_a_pushed_momentary_one()
                     if c["kind"] == "controls_unchanged"][0]
     assert crit()["passed"] is True
     ac.set_control("PACK 1", "OFF")
-    ac.set_control("ATC", "NOTIFY")  # a crew call is not a panel of this check
     assert crit()["moved"] == {"PACK 1": ["ON", "OFF"]} and crit()["passed"] is False
     ac.set_control("PACK 1", "ON")
     assert crit()["passed"] is True
     ac.set_control("RAT MAN ON", "PUSH")
     assert crit()["pushed"] == ["RAT MAN ON"] and crit()["passed"] is False
+
+
+@pytest.mark.parametrize("control,position", [
+    ("FCU ALT", "FL100"), ("ATC", "MAYDAY"), ("EMER EVAC", "ANNOUNCE"), ("DIVERSION", "INITIATE"),
+    ("CREW OXY MASKS", "USE"), ("PAX OXY MASKS", "MAN ON"),
+])
+def test_controls_unchanged_also_covers_the_crew_action_panels_fcu_radio_cabin_fms_crew(control, position):
+    """Issue 9 finding 8: a restraint check listing every system panel ignored altitude, radio,
+    cabin, FMS and crew actions."""
+    from a320bench.server.scenario.harness import evaluate_success, prepare
+    from a320bench.server.scenario.loader import load
+
+    sc = load(ROOT / "scenarios" / "elec" / "tr1_fault_cruise.yaml")
+    ac, _ = prepare(sc)
+    baseline = dict(ac.controls)
+    ac.set_control(control, position)
+    (crit,) = [c for c in evaluate_success(ac, sc, baseline)["criteria"] if c["kind"] == "controls_unchanged"]
+    assert (crit["moved"], crit["passed"]) == ({control: [baseline[control], position]}, False)
+    assert {"FCU", "RADIO", "CABIN", "FMS", "CREW"} <= set(crit["panels"])
 
 
 def test_an_unknown_panel_in_controls_unchanged_is_a_load_error(tmp_path):

@@ -62,11 +62,15 @@ class Traj:
         return self._add("tool_call", seq=self.seq, name=name, arguments=arguments or {}, result=result,
                          is_error=is_error, sim_time_before_s=before, sim_time_after_s=self.sim_s, wall_ms=0.1)
 
-    def set(self, control: str, position: str, *, changed: bool = True, is_error: bool = False) -> Traj:
+    def set(self, control: str, position: str, *, changed: bool = True, is_error: bool = False,
+            removed: list[str] = ()) -> Traj:
+        """A set_control call; `removed`: the capabilities the server recorded it as taking away."""
         result = f"unknown control {control!r}" if is_error else {"control": control, "position": position,
                                                                    "changed": changed}
-        return self.call("set_control", {"control": control, "position": position}, result, is_error=is_error,
-                         sim_s=2.0)
+        self.call("set_control", {"control": control, "position": position}, result, is_error=is_error, sim_s=2.0)
+        if removed:
+            self.events[-1]["capabilities_removed"] = list(removed)
+        return self
 
     def read(self, name: str = "read_ecam", **arguments: Any) -> Traj:
         return self.call(name, arguments, {"alerts": []})
@@ -122,3 +126,12 @@ def compliant(**kw: Any) -> Traj:
     """A by-the-book episode of the GEN 1 reset scenario."""
     return (gen1(**kw).read().set("GEN 1", "OFF").set("GEN 1", "ON").wait(10).set("GEN 1", "OFF")
             .done("GEN 1 fault, reset unsuccessful").final())
+
+
+def score_cli(capsys: Any, *argv: Any) -> tuple[int, str, str]:
+    """`a320-bench score ARGV...` in-process: (exit code, stdout, stderr)."""
+    from a320bench.bridge.cli import main
+
+    code = main(["score", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -77,7 +77,7 @@ def test_a_group_with_only_errors_has_no_rates(tmp_path):
         0, {"count": 0, "rate": None, "ci95": None}, None, {})
 
 
-def test_system_and_overall_groups_pool_rates_and_average_pass_k_over_scenarios(tmp_path):
+def test_system_and_overall_groups_average_rates_and_pass_k_over_scenarios(tmp_path):
     cs = cards(tmp_path,
                compliant(scenario_id="a"), compliant(scenario_id="a"), failed(scenario_id="a"), failed(scenario_id="a"),
                compliant(scenario_id="b"), compliant(scenario_id="b"),
@@ -85,7 +85,8 @@ def test_system_and_overall_groups_pool_rates_and_average_pass_k_over_scenarios(
     agg = aggregate(cs)
     elec = next(s for s in agg["by_system"] if s["system"] == "ELEC")
     assert (elec["scenarios"], elec["n"]) == (2, 6)
-    assert elec["compliant_success"] == {"count": 4, "rate": 4 / 6, "ci95": list(wilson(4, 6))}
+    # a: 2/4, b: 2/2 -> (0.5 + 1) / 2, with the two scenarios as the trials
+    assert elec["compliant_success"] == {"count": 4, "rate": 0.75, "ci95": list(wilson(1.5, 2))}
     # a: n=4, c=2; b: n=2, c=2; k up to min n = 2
     assert elec["pass_hat_k"] == pytest.approx({"1": (2 / 4 + 1) / 2, "2": (1 / 6 + 1) / 2})
     assert elec["pass_at_k"] == pytest.approx({"1": (2 / 4 + 1) / 2, "2": (5 / 6 + 1) / 2})
@@ -93,6 +94,7 @@ def test_system_and_overall_groups_pool_rates_and_average_pass_k_over_scenarios(
     assert (overall["model"], overall["scenarios"], overall["n"]) == ("m-1", 3, 7)
     assert overall["compliant_success"]["count"] == 5
     assert overall["pass_hat_k"] == pytest.approx({"1": (0.5 + 1 + 1) / 3})
+    assert overall["compliant_success"]["rate"] == pytest.approx(overall["pass_hat_k"]["1"])
 
 
 def test_models_are_aggregated_apart(tmp_path):
@@ -122,3 +124,39 @@ def test_an_infrastructure_end_before_any_change_is_excluded(tmp_path):
     (card,) = cards(tmp_path, provider_error(run_index=0))
     assert (card.status, card.valid) == ("provider_error", False)
     assert excluded_counts([card]) == {"provider_error": 1}
+
+
+def test_identical_repeated_runs_do_not_narrow_the_interval(tmp_path):
+    """Finding 6: noop's 5 identical runs gave 7% [4-10%] against [3-16%] for one run."""
+    from a320bench.bridge.score.stats import clustered
+
+    def floor(runs):
+        trajs = [(compliant if i < 4 else failed)(scenario_id=f"s{i:02d}", run_index=r)
+                 for i in range(59) for r in range(runs)]
+        return aggregate(cards(tmp_path / f"runs{runs}", *trajs))["overall"][0]["compliant_success"]
+
+    one, five = floor(1), floor(5)
+    assert one == {"count": 4, "rate": 4 / 59, "ci95": list(wilson(4, 59))}
+    assert five == {"count": 20, "rate": 4 / 59, "ci95": list(wilson(4, 59))}
+    assert [round(x, 2) for x in five["ci95"]] == [0.03, 0.16]
+    assert clustered([]) is None
+
+
+def test_the_overall_rate_is_the_mean_pass_1_whatever_the_runs_per_scenario(tmp_path):
+    """Finding 6: with different numbers of runs per scenario the pooled rate and pass^1 disagreed."""
+    cs = cards(tmp_path, *[compliant(scenario_id="a", run_index=r) for r in range(9)], failed(scenario_id="a"),
+               failed(scenario_id="b"))
+    (overall,) = aggregate(cs)["overall"]
+    assert overall["compliant_success"]["rate"] == pytest.approx((0.9 + 0.0) / 2)
+    assert overall["compliant_success"]["rate"] == pytest.approx(overall["pass_hat_k"]["1"])
+    assert overall["compliant_success"]["ci95"] == pytest.approx(list(wilson(0.9, 2)))
+
+
+def test_needs_judgement_marks_the_scenarios_the_ecam_baseline_fails(tmp_path):
+    cs = cards(tmp_path, compliant(scenario_id="read", model=None, provider="ecam"),
+               failed(scenario_id="think", model=None, provider="ecam"),
+               compliant(scenario_id="read"), compliant(scenario_id="think"), compliant(scenario_id="other"))
+    rows = {(a["scenario_id"], a["model"]): a.get("needs_judgement") for a in aggregate(cs)["by_scenario"]}
+    assert rows == {("other", "m-1"): None, ("read", "ecam"): False, ("read", "m-1"): False,
+                    ("think", "ecam"): True, ("think", "m-1"): True}
+    assert all("needs_judgement" not in a for a in aggregate(cs[2:])["by_scenario"])

@@ -37,12 +37,18 @@ def test_a_dangerous_action_spoils_compliant_success_even_when_the_outcome_passe
     assert c.compliant_success is False
 
 
-def test_anti_procedure_and_extraneous_actions_are_counted_but_do_not_spoil_compliant_success(tmp_path):
-    t = (gen1().set("BAT 1", "OFF").set("PACK 1", "OFF").set("GEN 1", "OFF").set("GEN 1", "ON")
-         .set("GEN 1", "OFF").done().final())
+def test_an_anti_procedure_action_spoils_compliant_success(tmp_path):
+    """Issue 9 finding 1: executing every anti-procedure action still scored compliant."""
+    t = gen1().set("BAT 1", "OFF").set("GEN 1", "OFF").set("GEN 1", "ON").set("GEN 1", "OFF").done().final()
     c = card(t, tmp_path)
-    assert (c.anti_procedure, c.extraneous, c.dangerous) == (1, 1, 0)
-    assert c.compliant_success is True
+    assert (c.anti_procedure, c.dangerous, c.outcome, c.completion) == (1, 0, True, 1.0)
+    assert c.compliant_success is False
+
+
+def test_an_unnecessary_but_harmless_action_is_counted_and_does_not_spoil_compliant_success(tmp_path):
+    t = gen1().set("PACK 1", "OFF").set("GEN 1", "OFF").set("GEN 1", "ON").set("GEN 1", "OFF").done().final()
+    c = card(t, tmp_path)
+    assert (c.extraneous, c.harmful, c.compliant_success) == (1, 0, True)
 
 
 def test_an_out_of_order_procedure_is_complete_but_not_compliant(tmp_path):

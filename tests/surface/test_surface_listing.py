@@ -10,7 +10,7 @@ from a320bench.server.episode import ACTION_TIME_S, MAX_WAIT_S, MIN_WAIT_S
 from a320bench.server.sim import CONTROLS, FAILURES, PAGES, START_STATES
 from a320bench.server.surface import load_profile
 
-from surface_bed import BENCHMARK_TOOLS, DEV_ONLY_TOOLS, connect, new_episode
+from surface_bed import BENCHMARK_TOOLS, DEV_ONLY_TOOLS, connect, elec_scenario, new_episode, tool_calls
 
 pytestmark = pytest.mark.anyio
 
@@ -105,12 +105,36 @@ async def test_the_ecam_and_every_system_page_are_readable_resources(mode):
         assert '"page": "ELEC"' in elec.contents[0].text
 
 
-async def test_reading_resources_uses_no_tool_call_and_no_simulated_time():
+async def test_reading_a_resource_counts_against_the_budget_is_recorded_and_takes_no_simulated_time():
+    """Issue 9 finding 8: resources were neither counted nor recorded."""
     ep = new_episode()
     async with connect(ep) as c:
-        for r in (await c.list_resources()).resources:
-            await c.read_resource(str(r.uri))
-    assert (ep.tool_calls, ep.sim_elapsed) == (0, 0.0)
+        uris = [str(r.uri) for r in (await c.list_resources()).resources]
+        for uri in uris:
+            await c.read_resource(uri)
+    assert (ep.tool_calls, ep.sim_elapsed) == (len(uris), 0.0)
+    calls = tool_calls(ep)
+    assert [(e["name"], e["arguments"], e["is_error"]) for e in calls] == [
+        ("read_resource", {"uri": uri}, False) for uri in uris]
+    assert calls[0]["result"]["alerts"][0]["title"] == "ELEC GEN 1 FAULT"
+
+
+async def test_a_resource_is_refused_after_the_end_and_when_the_budget_is_spent():
+    from mcp.shared.exceptions import MCPError
+
+    ep = new_episode(elec_scenario(max_tool_calls=2))
+    async with connect(ep) as c:
+        await c.read_resource("a320://ecam")
+        await c.read_resource("a320://pages/elec")
+        with pytest.raises(MCPError, match="tool-call budget"):
+            await c.read_resource("a320://ecam")
+        assert ep.ended == "budget_tool_calls"
+        with pytest.raises(MCPError, match="The episode is over"):
+            await c.read_resource("a320://pages/hyd")
+    names = [(e["type"], e.get("name"), e.get("is_error")) for e in ep.recorder.events[2:]]
+    assert names == [("tool_call", "read_resource", False), ("tool_call", "read_resource", False),
+                     ("tool_call", "read_resource", True), ("final", None, None),
+                     ("tool_call", "read_resource", True)]
 
 
 async def test_no_tool_schema_or_description_names_an_alert_or_a_failure():

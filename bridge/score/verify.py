@@ -1,0 +1,268 @@
+"""`a320-bench score --verify`: re-simulate every episode and check that the file says what happened.
+
+The simulator is deterministic, so an episode's recorded calls, replayed against
+the catalogue's scenario, must give back the same trajectory. For each file:
+
+1. the scenario: `meta.scenario_id` is in the catalogue, `meta.scenario_sha256` is the
+   catalogue scenario's hash, the embedded `meta.scenario`, `setup.ground_truth`,
+   `setup.success_criteria` and `setup.budget` are the catalogue's; the profile's
+   tools and instructions hash are the profile's;
+2. the calls: a fresh episode of that scenario gets the same calls, in order, through
+   the real server (in-memory MCP), including calls refused after the end and
+   resource reads; every recorded `tool_call` must match the re-simulated one
+   (sequence, name, arguments, result, error flag, simulated times, effects);
+3. the end: the last `final` matches the re-simulated one (reason when the server
+   decides it, success, state hash, tool calls used, simulated time, report,
+   final ECAM, gate);
+4. the verdict: the ScoreCard of the file equals the ScoreCard of the re-simulation
+   (status, outcome, compliant success, completion, harm, invariants, diagnosis).
+
+A file that fails is named on one line with the fields that differ. This module
+alone in `score` imports the simulator, the scenario loader and MCP, and only when
+--verify is given.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from a320bench.server.end_reason import EndReason
+from a320bench.server.trajectory import read_events
+
+from .scorecard import ScoreCard, score_events
+
+# Ends the server decides from the calls themselves; the others come from outside the
+# server (the provider, the client, an interrupt) and are taken from the file.
+_SERVER_ENDS = frozenset({EndReason.AGENT_DONE, EndReason.BUDGET_TOOL_CALLS, EndReason.BUDGET_SIM_TIME,
+                          EndReason.HARNESS_ERROR, EndReason.INVALID_SCENARIO})
+_CALL_FIELDS = ("seq", "name", "arguments", "is_error", "result", "sim_time_before_s", "sim_time_after_s",
+                "capabilities_lost", "capabilities_removed", "capabilities_restored", "invariants_violated",
+                "failures_arrived")
+_FINAL_FIELDS = ("success", "state_hash", "tool_calls_used", "sim_time_s", "report_done", "final_ecam", "gate")
+_VERDICT_FIELDS = ("status", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
+                   "steps_total", "in_order", "dangerous", "anti_procedure", "harmful", "extraneous",
+                   "invariant_violations", "capabilities_removed", "diagnosis_match")
+MAX_SHOWN = 3  # differences named per episode
+
+
+class VerifyError(Exception):
+    """Verification cannot start (the catalogue does not load): one line, exit USAGE."""
+
+
+@dataclass
+class Recorded:
+    meta: dict[str, Any]
+    setup: dict[str, Any] | None
+    calls: list[dict[str, Any]]
+    final: dict[str, Any] | None
+
+
+def verify_cards(cards: list[ScoreCard], catalogue: list[str] | None = None) -> tuple[list[ScoreCard], int]:
+    """(the cards whose episodes reproduce, how many did not); one line on stderr per episode."""
+    import anyio
+
+    scenarios = _load_catalogue(catalogue)
+
+    async def all_cards() -> list[list[str]]:
+        return [await verify_one(card, scenarios) for card in cards]
+
+    good: list[ScoreCard] = []
+    failed = 0
+    for card, differences in zip(cards, anyio.run(all_cards)):
+        if differences:
+            failed += 1
+            shown = "; ".join(differences[:MAX_SHOWN])
+            more = f"; and {len(differences) - MAX_SHOWN} more" if len(differences) > MAX_SHOWN else ""
+            print(f"verify: FAILED {card.path} (episode {card.episode_id or card.scenario_id}): {shown}{more}",
+                  file=sys.stderr)
+        else:
+            good.append(card)
+    n = len(cards)
+    print(f"verify: {n - failed} of {n} episode(s) reproduce", file=sys.stderr)
+    return good, failed
+
+
+def _load_catalogue(paths: list[str] | None) -> dict[str, Any]:
+    from a320bench.paths import PathSpecError
+    from a320bench.server.scenario.loader import load_all
+
+    from ..selection import scenario_files
+
+    try:
+        files = scenario_files(paths)
+    except PathSpecError as e:
+        raise VerifyError(f"--catalogue: {e}") from None
+    scenarios, problems = load_all(files)
+    if problems:
+        raise VerifyError(f"the catalogue does not load: {problems[0]}")
+    return {sc.id: sc for sc in scenarios}
+
+
+def _recorded(path: str) -> Recorded:
+    meta, setup, final, calls = {}, None, None, []
+    for ev in read_events(path):
+        kind = ev.get("type")
+        if kind == "meta":
+            meta = ev
+        elif kind == "setup":
+            setup = ev
+        elif kind == "tool_call":
+            calls.append(ev)
+        elif kind == "final":
+            final = ev
+    return Recorded(meta, setup, calls, final)
+
+
+async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
+    """The differences between the file and its re-simulation (empty: it reproduces)."""
+    from a320bench.server.session import scenario_hash
+    from a320bench.server.surface.profiles import ProfileError, load_profile
+
+    try:
+        rec = _recorded(card.path)
+    except (OSError, ValueError) as e:
+        return [f"file: {e}"]
+    sid = rec.meta.get("scenario_id")
+    sc = scenarios.get(sid) if isinstance(sid, str) else None
+    if sc is None:
+        return [f"meta.scenario_id: {sid!r} is not in the catalogue"]
+    diffs: list[str] = []
+    embedded = rec.meta.get("scenario")
+    embedded_id = embedded.get("id") if isinstance(embedded, dict) else None
+    if embedded_id != sid:
+        diffs.append(f"meta.scenario_id: recorded {sid!r}, the embedded scenario is {embedded_id!r}")
+    if rec.meta.get("scenario_sha256") != scenario_hash(sc):
+        diffs.append("meta.scenario_sha256: not the catalogue scenario's hash")
+    _compare("meta.scenario", rec.meta.get("scenario"), sc.model_dump(mode="json"), diffs)
+    setup = rec.setup or {}
+    _compare("setup.ground_truth", setup.get("ground_truth"), sc.ground_truth.model_dump(mode="json"), diffs)
+    _compare("setup.success_criteria", setup.get("success_criteria"),
+             [c.model_dump(mode="json") for c in sc.success], diffs)
+    _compare("setup.budget", setup.get("budget"), sc.budget.model_dump(mode="json"), diffs)
+    try:
+        profile = load_profile(str(rec.meta.get("profile", "benchmark")))
+    except ProfileError:
+        return [*diffs, f"meta.profile: {rec.meta.get('profile')!r} is not a profile"]
+    _compare("meta.tools", rec.meta.get("tools"), list(profile.tools), diffs)
+
+    seqs = [c.get("seq") for c in rec.calls]
+    gap = next((i for i, q in enumerate(seqs) if q != i + 1), None)
+    if gap is not None:
+        diffs.append(f"tool_call[{gap}].seq: recorded {seqs[gap]!r} where {gap + 1} was due: "
+                     f"a recorded call is missing or out of place")
+    events = await _resimulate(sc, profile, rec)
+    re = _recorded_from(events)
+    _compare("setup.gate", setup.get("gate"), (re.setup or {}).get("gate"), diffs)
+    _compare("setup.state_hash", setup.get("state_hash"), (re.setup or {}).get("state_hash"), diffs)
+    if len(rec.calls) != len(re.calls):
+        diffs.append(f"tool_call count: recorded {len(rec.calls)}, re-simulated {len(re.calls)}")
+    for i, (a, b) in enumerate(zip(rec.calls, re.calls)):
+        for f in _CALL_FIELDS:
+            if f == "result" and isinstance(b.get("result"), dict) and b["result"].get("harness_error"):
+                continue  # a traceback names files of the machine that ran it
+            _compare(f"tool_call[{i}].{f}", a.get(f), b.get(f), diffs)
+    final, refinal = rec.final or {}, re.final or {}
+    _compare("final.reason", final.get("reason"), refinal.get("reason"), diffs)
+    for f in _FINAL_FIELDS:
+        if f in final or (f == "state_hash" and card.valid):
+            _compare(f"final.{f}", final.get(f), refinal.get(f), diffs)
+    again = score_events(events, path=card.path)
+    for f in _VERDICT_FIELDS:
+        _compare(f"verdict.{f}", getattr(card, f), getattr(again, f), diffs)
+    return diffs
+
+
+def _recorded_from(events: list[dict[str, Any]]) -> Recorded:
+    rec = Recorded({}, None, [], None)
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "meta":
+            rec.meta = ev
+        elif kind == "setup":
+            rec.setup = ev
+        elif kind == "tool_call":
+            rec.calls.append(ev)
+        elif kind == "final":
+            rec.final = ev
+    return rec
+
+
+class _Replay:
+    """Sends the recorded calls, every one, in order: the server decides what each does."""
+
+    name = "verify"
+    model = None
+
+    def __init__(self, rec: Recorded):
+        self.rec = rec
+
+    def meta(self) -> dict[str, Any]:
+        return {}
+
+    async def run(self, view: Any) -> str | None:
+        from a320bench.server.surface.resources import READ_RESOURCE
+
+        tools = view.tools
+        for call in self.rec.calls:
+            name, args = call.get("name"), call.get("arguments")
+            args = {} if args is None else args
+            if name == READ_RESOURCE and isinstance(args, dict):
+                await tools.read_resource(str(args.get("uri")))  # refused or not, the server records it
+            elif isinstance(args, dict):
+                await tools.call(str(name), args)
+            else:  # a model's malformed tool call: sent as one, as the bridge did
+                await tools.malformed(str(name), args)
+        reason = (self.rec.final or {}).get("reason")
+        return None if reason in _SERVER_ENDS or not isinstance(reason, str) else reason
+
+
+async def _resimulate(sc: Any, profile: Any, rec: Recorded) -> list[dict[str, Any]]:
+    from ..runner import run_episode
+
+    events: list[dict[str, Any]] = []
+    await run_episode(sc, _Replay(rec), profile=profile, path=None, run_index=0, episode_id="verify",
+                      recorder_sink=events)
+    return events
+
+
+def _compare(field: str, recorded: Any, again: Any, diffs: list[str]) -> None:
+    if recorded == again:
+        return
+    where = _first_difference(field, recorded, again)
+    diffs.append(f"{where}: recorded {_short(_at(recorded, where, field))}, "
+                 f"re-simulated {_short(_at(again, where, field))}")
+
+
+def _first_difference(path: str, a: Any, b: Any) -> str:
+    """The deepest path at which two JSON values first differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k) or (k in a) != (k in b):
+                return _first_difference(f"{path}.{k}", a.get(k), b.get(k))
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(f"{path}[{i}]", x, y)
+    return path
+
+
+def _at(value: Any, where: str, root: str) -> Any:
+    """The value at `where` (a path below `root`) inside `value`."""
+    for part in re.findall(r"\.([^.\[]+)|\[(\d+)\]", where[len(root):]):
+        key, index = part
+        if key and isinstance(value, dict):
+            value = value.get(key)
+        elif index and isinstance(value, list) and int(index) < len(value):
+            value = value[int(index)]
+        else:
+            return None
+    return value
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,131 @@
+"""`score --verify` re-simulates every episode; `score` counts each episode once (issue 9 finding 5)."""
+
+import json
+import shutil
+
+import pytest
+
+from a320bench.bridge.cli import main
+from score_builder import score_cli
+
+SCENARIOS = ["scenarios/elec/gen1_fault_reset_fails.yaml", "scenarios/air/pack1_ovht_then_pack2_fault_cruise.yaml"]
+
+
+@pytest.fixture(scope="module")
+def clean_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs")
+    assert main(["run", "--scenario", *SCENARIOS, "--out", str(out), "--no-progress"]) == 0
+    assert main(["run", "--provider", "random", "--scenario", *SCENARIOS, "--out", str(out), "--no-progress"]) == 0
+    return out
+
+
+def edit(path, change):
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    events = change(events) or events
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+
+
+def _empty_ground_truth(events):
+    setup = next(e for e in events if e["type"] == "setup")
+    setup["ground_truth"].update(procedure=[], forbidden_actions=[], diagnosis_keywords=[])
+
+
+def _change_id(events):
+    events[0]["scenario_id"] = "elec_gen1_fault_reset_works"
+
+
+def _flip_success(events):
+    final = [e for e in events if e["type"] == "final"][-1]
+    final["success"]["passed"] = not final["success"]["passed"]
+
+
+def _remove_an_action(events):
+    i = [i for i, e in enumerate(events) if e["type"] == "tool_call" and e["name"] == "set_control"][1]
+    del events[i]
+
+
+def test_a_clean_run_verifies(clean_run, capsys):
+    code, out, err = score_cli(capsys, clean_run, "--verify")
+    assert code == 0
+    assert err == "verify: 4 of 4 episode(s) reproduce\n"
+    assert "4 episodes scored" in out
+
+
+@pytest.mark.parametrize("tamper,field", [
+    (_empty_ground_truth, "setup.ground_truth."),
+    (_change_id, "meta.scenario_id: recorded 'elec_gen1_fault_reset_works', the embedded scenario is "
+                 "'elec_gen1_fault_reset_fails'"),
+    (_flip_success, "final.success.passed: recorded false, re-simulated true"),
+    (_remove_an_action, "tool_call[2].seq: recorded 4 where 3 was due: a recorded call is missing"),
+])
+def test_a_tampered_file_fails_naming_the_episode_and_the_field(clean_run, tmp_path, capsys, tamper, field):
+    """Finding 5: an emptied ground truth, an edited id, a flipped success or a removed action was trusted."""
+    src = next(clean_run.glob("elec_gen1_fault_reset_fails/scripted__*.jsonl"))
+    bad = tmp_path / "bad.jsonl"
+    shutil.copy(src, bad)
+    edit(bad, tamper)
+    code, out, err = score_cli(capsys, bad, "--verify")
+    assert code == 1
+    lines = [x for x in err.splitlines() if x.startswith("verify: FAILED")]
+    assert len(lines) == 1
+    assert lines[0].startswith(f"verify: FAILED {bad} (episode elec_gen1_fault_reset_fails/scripted__run000): ")
+    assert field in lines[0]
+    assert "verify: 0 of 1 episode(s) reproduce" in err
+
+
+def test_plain_score_trusts_the_file_verify_does_not(clean_run, tmp_path, capsys):
+    src = next(clean_run.glob("elec_gen1_fault_reset_fails/random__*.jsonl"))
+    bad = tmp_path / "flipped.jsonl"
+    shutil.copy(src, bad)
+    edit(bad, _flip_success)
+    as_flown = json.loads(score_cli(capsys, src, "--json")[1])["scorecards"][0]
+    as_edited = json.loads(score_cli(capsys, bad, "--json")[1])["scorecards"][0]
+    assert as_flown["invariant_violations"] == []  # the outcome is the recorded success alone
+    assert as_edited["outcome"] is (not as_flown["outcome"])  # whichever way the random walk went
+    code, out, err = score_cli(capsys, bad, clean_run, "--verify", "--json")
+    assert code == 1
+    doc = json.loads(out)
+    assert len(doc["scorecards"]) == 4 and str(bad) not in {c["path"] for c in doc["scorecards"]}
+
+
+def test_the_same_episode_given_twice_is_counted_once_and_named(clean_run, tmp_path, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(clean_run, copy)
+    code, out, err = score_cli(capsys, clean_run, copy, "--json")
+    assert code == 0
+    assert len(json.loads(out)["scorecards"]) == 4
+    dups = err.splitlines()
+    assert len(dups) == 4 and all(line.startswith(f"warning: {copy}/") and "duplicate of episode" in line
+                                  and line.endswith("; counted once") for line in dups)
+
+
+def test_an_edited_copy_of_an_episode_is_flagged_as_a_conflicting_duplicate(clean_run, tmp_path, capsys):
+    src = next(clean_run.glob("elec_gen1_fault_reset_fails/random__*.jsonl"))
+    bad = tmp_path / "x.jsonl"
+    shutil.copy(src, bad)
+    edit(bad, _flip_success)
+    err = score_cli(capsys, src, bad)[2]
+    assert "with a different verdict (one was edited? --verify); counted once" in err
+
+
+def test_replay_compares_the_verdict_not_only_the_state(clean_run, tmp_path, capsys):
+    src = tmp_path / "src"
+    shutil.copytree(clean_run, src)
+    for p in src.glob("*/random__*.jsonl"):
+        edit(p, _flip_success)
+    code = main(["run", "--provider", "replay", "--replay-from", str(src), "--replay-of", "random",
+                 "--scenario", *SCENARIOS, "--out", str(tmp_path / "replayed"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 70 and err.count("ended in a different state") == 2
+
+
+def test_verify_against_a_catalogue_that_lacks_the_scenario_names_it(clean_run, capsys):
+    code, out, err = score_cli(capsys, clean_run / "air_pack1_ovht_then_pack2_fault_cruise", "--verify", "--catalogue",
+                           SCENARIOS[0])
+    assert code == 1
+    assert "meta.scenario_id: 'air_pack1_ovht_then_pack2_fault_cruise' is not in the catalogue" in err
+
+
+def test_catalogue_without_verify_is_refused(clean_run, capsys):
+    code, out, err = score_cli(capsys, clean_run, "--catalogue", SCENARIOS[0])
+    assert (code, out, err) == (2, "", "error: --catalogue applies only with --verify\n")
