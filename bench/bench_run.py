@@ -26,7 +26,7 @@ from pathlib import Path
 import anyio
 
 from a320bench.bridge.providers.scripted import ScriptedProvider
-from a320bench.bridge.runner import run_episode
+from a320bench.bridge.inprocess_episode import run_episode
 from a320bench.server.scenario.harness import prepare
 from a320bench.server.scenario.loader import load
 from a320bench.server.surface.profiles import load_profile

@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--client-model", help="model name passed to the external client")
     r.add_argument("--client-cmd", help="command for --client cmd; placeholders {config} {prompt} {system_prompt} {server}")
     # Defaults of flags that apply to one kind of run are None, so that a flag given where it
-    # does not apply can be refused (run.py fills in the defaults).
+    # does not apply can be refused (run_command.py fills in the defaults).
     r.add_argument("--client-timeout", type=float, default=None, help="wall-clock seconds per client episode (default 600)")
     r.add_argument("--runs", type=int, default=1, help="episodes per scenario")
     r.add_argument("--workers", type=int, default=4, help="episodes in parallel")
@@ -102,7 +102,7 @@ def _dispatch(argv: list[str] | None) -> int:
         from a320bench.server.surface.serve import run_serve
 
         return run_serve(args)
-    from .run import run_command
+    from .run_command import run_command
 
     return run_command(args)
 

@@ -56,7 +56,7 @@ async def _fly_all(scenarios):
     from a320bench.server.trajectory import Recorder
 
     from .providers.scripted import ScriptedProvider
-    from .runner import run_episode
+    from .inprocess_episode import run_episode
     from .score.scorecard import score_events
 
     profile = load_profile("benchmark")

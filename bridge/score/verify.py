@@ -221,7 +221,7 @@ class _Replay:
 
 
 async def _resimulate(sc: Any, profile: Any, rec: Recorded) -> list[dict[str, Any]]:
-    from ..runner import run_episode
+    from ..inprocess_episode import run_episode
 
     events: list[dict[str, Any]] = []
     await run_episode(sc, _Replay(rec), profile=profile, path=None, run_index=0, episode_id="verify",

@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from a320bench.bridge import runner
+from a320bench.bridge import inprocess_episode
 from a320bench.bridge.providers import make_provider
 from a320bench.bridge.providers.base import AgentView
 from a320bench.bridge.providers.ecam import EcamProvider, Matcher, Move, split_line, timer_s
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def fly(scenario_file: str) -> tuple[list[dict], object]:
     sc = load(ROOT / "scenarios" / scenario_file)
     events: list[dict] = []
-    anyio.run(lambda: runner.run_episode(sc, make_provider("ecam"), profile=load_profile("benchmark"), path=None,
+    anyio.run(lambda: inprocess_episode.run_episode(sc, make_provider("ecam"), profile=load_profile("benchmark"), path=None,
                                          recorder_sink=events))
     return events, score_events(events, path=sc.id)
 

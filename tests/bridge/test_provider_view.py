@@ -16,7 +16,7 @@ import anyio
 
 from a320bench.bridge.agent_tools import AgentJournal, AgentTools
 from a320bench.bridge.providers.base import AgentView
-from a320bench.bridge.runner import run_episode
+from a320bench.bridge.inprocess_episode import run_episode
 from a320bench.server.episode import Episode
 from a320bench.server.scenario.loader import load
 from a320bench.server.scenario.model import GroundTruth, Scenario

@@ -235,7 +235,7 @@ def test_replay_of_a_malformed_call_replays_it_as_one(tmp_path, monkeypatch):
 
 
 def test_a_bug_anywhere_in_a_command_is_one_line_and_exit_70(monkeypatch, capsys):
-    from a320bench.bridge import run as run_module
+    from a320bench.bridge import run_command as run_module
 
     def broken(args):
         raise ZeroDivisionError("division by zero")

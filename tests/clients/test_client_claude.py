@@ -9,8 +9,8 @@ import json
 import pytest
 
 from a320bench.bridge import exitcodes
-from a320bench.bridge.clients import runner
-from a320bench.bridge.clients.runner import mcp_config as real_config
+from a320bench.bridge.clients import client_episode
+from a320bench.bridge.clients.client_episode import mcp_config as real_config
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.session import sha256_text
 from a320bench.server.surface.profiles import load_profile
@@ -179,7 +179,7 @@ def test_a_server_that_does_not_connect_makes_a_client_error_and_the_model_is_no
                                                                                         monkeypatch):
     # claude exits 0 with its MCP server `failed`; only system/init says so. Here the config names a
     # port where nothing listens.
-    monkeypatch.setattr(runner, "mcp_config", lambda url, token: real_config("http://127.0.0.1:9/mcp", token))
+    monkeypatch.setattr(client_episode, "mcp_config", lambda url, token: real_config("http://127.0.0.1:9/mcp", token))
     out = tmp_path / "out"
     with claude.api([turn(text="I have no tools.")]):
         rc = run(out, "--client", "claude")

@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 
 from a320bench.bridge.providers.base import AgentView
-from a320bench.bridge.runner import run_episode
+from a320bench.bridge.inprocess_episode import run_episode
 from a320bench.bridge.score.scorecard import ScoreCard, score_events
 from a320bench.server.scenario.loader import load
 from a320bench.server.scenario.model import Scenario

@@ -43,7 +43,7 @@ from a320bench.server.end_reason import EndReason
 
 from .. import console
 from ..errors import UsageError
-from ..runner import EpisodeResult
+from ..inprocess_episode import EpisodeResult
 from .locate import ClientNotFound
 from .process import ProcessOutcome, run_in_group
 from .record import HeldFinalRecorder, standing_final

@@ -119,7 +119,7 @@ def run_command(args) -> int:
 
 def _make_agent(args, sampling: dict[str, Any]) -> Any:
     if args.client:
-        from .clients.runner import make_client
+        from .clients.client_episode import make_client
 
         return make_client(args)
     from .providers import make_provider, provider_class
@@ -281,7 +281,7 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scru
                    stop: dict[str, Any]) -> list[Any]:
     import anyio
 
-    from .runner import EpisodeResult, run_episode
+    from .inprocess_episode import EpisodeResult, run_episode
 
     limiter = anyio.CapacityLimiter(args.workers)
     results: list[EpisodeResult] = []

@@ -1,7 +1,7 @@
 """Run one episode in-process: fresh aircraft and server, in-memory MCP, a provider.
 
 fresh Aircraft -> setup -> inject -> gate -> fresh MCP server of the profile ->
-provider loop -> success evaluation -> verdict (DESIGN.md "Episodes").
+provider loop -> success evaluation -> verdict (docs/architecture.md "Episodes, trajectories and verdicts").
 
 The provider sees the episode through an `AgentView` (providers/base.py): the
 prompt, the instructions, an MCP session to the server and its journal. An
