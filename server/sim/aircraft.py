@@ -36,6 +36,7 @@ from .fuel import Fuel
 from .hyd import Hyd
 from .press import Press
 from .vent import Vent
+from .tick import Tick
 from .world import World
 
 DT = 0.2  # seconds per tick: 5 Hz resolves every transient we model
@@ -71,6 +72,7 @@ class Aircraft:
         self.fwc = Fwc()
         self.systems = (self.fire, self.fuel, self.eng, self.apu, self.elec, self.hyd, self.bleed,
                         self.press, self.vent, self.fctl, self.flight, self.crew)
+        self._ctx = Tick.bound(self.controls, self.failures, self.world, self._pushes)
         self._steady = False
         self._tick(DT)  # settle the combinational state of the start position
 
@@ -94,8 +96,22 @@ class Aircraft:
                 remaining -= 1
 
     def _tick(self, dt: float) -> None:
-        for s in self.systems:
-            s.update(dt, self)
+        """One step of every system, in the one fixed order (see the module docstring)."""
+        t = self._ctx
+        t.dt = dt
+        t.now_s = self.sim_time
+        t.crew_actions = len(self.events)
+        self.fire.update(t, fuel=self.fuel, apu=self.apu, flight=self.flight)
+        self.fuel.update(t, elec=self.elec, engines=self.eng, fire=self.fire, apu=self.apu, flight=self.flight)
+        self.eng.update(t, elec=self.elec, fire=self.fire, fuel=self.fuel, bleed=self.bleed, flight=self.flight)
+        self.apu.update(t, elec=self.elec, fire=self.fire, bleed=self.bleed)
+        self.elec.update(t, engines=self.eng, apu=self.apu, hyd=self.hyd, fire=self.fire, flight=self.flight)
+        self.hyd.update(dt, self)
+        self.bleed.update(dt, self)
+        self.press.update(dt, self)
+        self.vent.update(dt, self)
+        self.fctl.update(dt, self)
+        self.flight.update(dt, self)
         self.fwc.update(dt, self)
         self.ticks += 1
         self._time += dt

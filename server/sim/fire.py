@@ -20,13 +20,30 @@ never the failure id.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class FuelFeed(Protocol):
+    def engine_fed(self, n: int) -> bool: ...
+
+
+class ApuRunning(Protocol):
+    @property
+    def running(self) -> bool: ...
+
+
+class OnGround(Protocol):
+    @property
+    def on_ground(self) -> bool: ...
 
 PUSH = ("NORM", "PUSH")
 
@@ -139,6 +156,50 @@ class Zone:
     def agents_discharged(self) -> int:
         return sum(b.discharged for b in self.bottles)
 
+    def quiet(self) -> bool:
+        """No fire, no fault: reset the detection. True if anything changed."""
+        changed = self.loop_fault[0] or self.loop_fault[1] or self.warning
+        if changed:
+            self.loop_fault = self.loop_detect = (False, False)
+            self.warning = False
+        self.extinguished = False
+        self.lit_at_s = -1.0
+        self.warning_s = 0.0
+        return changed
+
+    def burn_and_detect(self, t: Tick, nm: _Names, fuel_cut: bool) -> tuple[bool, bool]:
+        """The fire, the zone temperature and the fire detection unit.
+        Returns (a discrete changed, the temperature still moves)."""
+        f = t.failures
+        # Loops: component faults from the failures; a healthy loop senses the zone temperature.
+        det = nm.det in f
+        loop_fault = (det or nm.loop_a in f, det or nm.loop_b in f)
+        # The fire: burns while its failure is injected and it has not been put out.
+        needs2 = nm.fire_needs_agent2 in f
+        lit = needs2 or nm.fire in f
+        if not lit:
+            self.extinguished = False
+            self.lit_at_s = -1.0
+        else:
+            if self.lit_at_s < 0.0:
+                self.lit_at_s = t.now_s
+            spent = sum(b.discharged and b.disch_at_s >= self.lit_at_s for b in self.bottles)
+            if not self.extinguished and spent >= (2 if needs2 else 1) and fuel_cut:
+                self.extinguished = True
+        burning = lit and not self.extinguished
+        target = FIRE_TEMP_C if burning else AMBIENT_C
+        self.temp_c += (target - self.temp_c) * min(1.0, t.dt / (HEAT_TAU_S if burning else COOL_TAU_S))
+        heating = abs(self.temp_c - target) >= 0.5
+        if not heating:
+            self.temp_c = target
+        hot = self.temp_c >= DETECT_TEMP_C
+        a, b = hot and not loop_fault[0], hot and not loop_fault[1]
+        warning = (a and b) or (a and loop_fault[1]) or (b and loop_fault[0])
+        changed = (burning, loop_fault, warning) != (self.burning, self.loop_fault, self.warning)
+        self.burning, self.loop_fault, self.loop_detect, self.warning = burning, loop_fault, (a, b), warning
+        self.warning_s = self.warning_s + t.dt if warning else 0.0
+        return changed, heating
+
 
 @dataclass(slots=True)
 class Fire:
@@ -177,110 +238,77 @@ class Fire:
         return now_s - b.disch_at_s
 
     # ---- update ----------------------------------------------------------------------
-    def update(self, dt: float, ac: Aircraft) -> None:
-        f = ac.failures
-        n_events = len(ac.events)
-        if self._quiet and n_events == self._events_seen and f.isdisjoint(ALL_IDS):
+    def update(self, t: Tick, fuel: FuelFeed, apu: ApuRunning, flight: OnGround) -> None:
+        f = t.failures
+        if self._quiet and t.crew_actions == self._events_seen and f.isdisjoint(ALL_IDS):
             self.transient = False
             # No crew action (controls move only through Aircraft.set_control, which logs an
             # event), no fire-related failure, nothing burning, hot, released or pending.
             return
-        self._events_seen = n_events
-        c = ac.controls
-        take_push = ac.take_push
-        now = ac.sim_time  # crew actions since the last tick happened at this time
-        changed = heating = False
-        loop_fault_seen = False
+        self._events_seen = t.crew_actions
+        changed = heating = loop_fault_seen = False
         for name, z in self.zones.items():
             nm = NAMES[name]
-            pb = c[nm.pb] == "RELEASED"
-            if pb != z.pb_released:
-                z.pb_released = pb
-                z.pb_released_at_s = now if pb else -1.0
-                changed = True
-
-            # Agents: a push fires the squib only when the FIRE PB has armed it.
-            for i, ctl in enumerate(nm.agents):
-                if take_push(ctl):
-                    changed = True
-                    if not pb:
-                        z.unarmed_agent_pushes += 1
-                    elif not z.bottles[i].discharged:
-                        z.bottles[i] = Bottle(True, now)
-            if take_push(nm.test):
-                z.last_test = self._test_result(z)
-
+            changed |= self._crew(t, z, nm)
             if f.isdisjoint(nm.all_ids) and not z.burning and z.temp_c == AMBIENT_C:
-                # Quiet zone: nothing burns, loops healthy and cold (the common case).
-                if z.loop_fault[0] or z.loop_fault[1] or z.warning:
-                    z.loop_fault = z.loop_detect = (False, False)
-                    z.warning = False
-                    changed = True
-                z.extinguished = False
-                z.lit_at_s = -1.0
-                z.warning_s = 0.0
+                changed |= z.quiet()  # nothing burns, loops healthy and cold (the common case)
                 continue
-
-            # Loops: component faults from the failures; a healthy loop senses the zone temperature.
-            det = nm.det in f
-            loop_fault = (det or nm.loop_a in f, det or nm.loop_b in f)
-            loop_fault_seen = loop_fault_seen or loop_fault[0] or loop_fault[1]
-
-            # The fire: burns while its failure is injected and it has not been put out.
-            needs2 = nm.fire_needs_agent2 in f
-            lit = needs2 or nm.fire in f
-            if not lit:
-                z.extinguished = False
-                z.lit_at_s = -1.0
-            else:
-                if z.lit_at_s < 0.0:
-                    z.lit_at_s = now
-                spent = sum(b.discharged and b.disch_at_s >= z.lit_at_s for b in z.bottles)
-                if not z.extinguished and spent >= (2 if needs2 else 1) and self._fuel_cut(name, ac):
-                    z.extinguished = True
-            burning = lit and not z.extinguished
-            target = FIRE_TEMP_C if burning else AMBIENT_C
-            z.temp_c += (target - z.temp_c) * min(1.0, dt / (HEAT_TAU_S if burning else COOL_TAU_S))
-            if abs(z.temp_c - target) < 0.5:
-                z.temp_c = target
-            else:
-                heating = True
-            hot = z.temp_c >= DETECT_TEMP_C
-            a, b = hot and not loop_fault[0], hot and not loop_fault[1]
-            warning = (a and b) or (a and loop_fault[1]) or (b and loop_fault[0])
-            if (burning, loop_fault, warning) != (z.burning, z.loop_fault, z.warning):
-                changed = True
-            z.burning, z.loop_fault, z.loop_detect, z.warning = burning, loop_fault, (a, b), warning
-            z.warning_s = z.warning_s + dt if warning else 0.0
+            moved, heated = z.burn_and_detect(t, nm, self._fuel_cut(name, t.controls, fuel, apu))
+            changed |= moved
+            heating |= heated
+            loop_fault_seen = loop_fault_seen or z.loop_fault[0] or z.loop_fault[1]
         self.any_loop_fault = loop_fault_seen
-
-        # APU fire on ground: the ECB shuts the APU down and the bottle discharges by itself.
-        apu = self.zones["APU"]
-        pending = False
-        if apu.warning and ac.flight.on_ground:
-            self.apu_ground_auto_shutdown = True
-            if not apu.bottles[0].discharged:
-                if apu.warning_s >= APU_AUTO_DISCH_S:
-                    apu.bottles[0] = Bottle(True, now)
-                    changed = True
-                else:
-                    pending = True
-        elif self.apu_ground_auto_shutdown and c["APU MASTER SW"] == "OFF" and not apu.warning:
-            self.apu_ground_auto_shutdown = False
-        self.apu_fire_pb_released = apu.pb_released
-        self.transient = changed or heating or pending
+        moved, pending = self._apu_ground_protection(t, flight.on_ground)
+        self.transient = changed or moved or heating or pending
         self._quiet = not self.apu_ground_auto_shutdown and all(
             not z.burning and not z.extinguished and not z.warning and not z.pb_released and z.temp_c == AMBIENT_C
             and not z.loop_fault[0] and not z.loop_fault[1] for z in self.zones.values())
 
     @staticmethod
-    def _fuel_cut(zone: str, ac: Aircraft) -> bool:
+    def _crew(t: Tick, z: Zone, nm: _Names) -> bool:
+        """The FIRE pushbutton, the agent pushes (a squib fires only once armed) and the TEST button."""
+        changed = False
+        pb = t.controls[nm.pb] == "RELEASED"
+        if pb != z.pb_released:
+            z.pb_released = pb
+            z.pb_released_at_s = t.now_s if pb else -1.0
+            changed = True
+        for i, ctl in enumerate(nm.agents):
+            if t.pushed(ctl):
+                changed = True
+                if not pb:
+                    z.unarmed_agent_pushes += 1
+                elif not z.bottles[i].discharged:
+                    z.bottles[i] = Bottle(True, t.now_s)
+        if t.pushed(nm.test):
+            z.last_test = Fire._test_result(z)
+        return changed
+
+    def _apu_ground_protection(self, t: Tick, on_ground: bool) -> tuple[bool, bool]:
+        """APU fire on ground: the ECB shuts the APU down and the bottle discharges by itself.
+        Returns (a bottle discharged, a discharge is pending)."""
+        apu = self.zones["APU"]
+        changed = pending = False
+        if apu.warning and on_ground:
+            self.apu_ground_auto_shutdown = True
+            if not apu.bottles[0].discharged:
+                if apu.warning_s >= APU_AUTO_DISCH_S:
+                    apu.bottles[0] = Bottle(True, t.now_s)
+                    changed = True
+                else:
+                    pending = True
+        elif self.apu_ground_auto_shutdown and t.controls["APU MASTER SW"] == "OFF" and not apu.warning:
+            self.apu_ground_auto_shutdown = False
+        self.apu_fire_pb_released = apu.pb_released
+        return changed, pending
+
+    @staticmethod
+    def _fuel_cut(zone: str, c: Mapping[str, str], fuel: FuelFeed, apu: ApuRunning) -> bool:
         """Is the zone's fuel supply shut off (LP valve / APU fuel valve closed)?"""
-        c = ac.controls
         if zone == "APU":
-            return c["APU FIRE"] == "RELEASED" or not ac.apu.running
+            return c["APU FIRE"] == "RELEASED" or not apu.running
         n = int(zone[-1])
-        return c[f"ENG {n} FIRE"] == "RELEASED" or c[f"ENG MASTER {n}"] == "OFF" or not ac.fuel.engine_fed(n)
+        return c[f"ENG {n} FIRE"] == "RELEASED" or c[f"ENG MASTER {n}"] == "OFF" or not fuel.engine_fed(n)
 
     @staticmethod
     def _test_result(z: Zone) -> str:

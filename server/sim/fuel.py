@@ -18,13 +18,41 @@ only shows as tank quantities, fuel used and fuel flow (FUEL page).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class ElecForFuel(Protocol):
+    def ac_bus_powered(self, n: int) -> bool: ...
+    def gen_available(self, n: int) -> bool: ...
+
+
+class FuelDemand(Protocol):
+    def ff_kgh(self, n: int) -> float: ...
+    @property
+    def any_running(self) -> bool: ...
+
+
+class FirePushbuttons(Protocol):
+    def eng_fire_pb_released(self, n: int) -> bool: ...
+
+
+class ApuRunning(Protocol):
+    @property
+    def running(self) -> bool: ...
+
+
+class OnGround(Protocol):
+    @property
+    def on_ground(self) -> bool: ...
 
 ON_OFF = ("ON", "OFF")
 
@@ -148,7 +176,7 @@ class Fuel:
     pump_press: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(TANK_PUMPS, False))
     faulty_pumps: tuple[str, ...] = ()  # selected ON, powered and wanted, but no pressure
     abnormal: bool = False  # a pump fault or a wing tank below 5000 kg (the FUEL alerts test this first)
-    xfeed_pos: float = 0.0  # 0 closed .. 1 open
+    xfeed_open_frac: float = 0.0  # 0 closed .. 1 open
     outer_xfr_open: list[bool] = field(default_factory=lambda: [False, False])
     lp_open: list[bool] = field(default_factory=lambda: [False, False])
     line_press: list[bool] = field(default_factory=lambda: [False, False])
@@ -160,9 +188,6 @@ class Fuel:
     _fed: list[bool] = field(default_factory=lambda: [False, False])
 
     # ---- queries other systems use -------------------------------------------------
-    def lp_valve_open(self, n: int, ac: Aircraft) -> bool:
-        return ac.controls[f"ENG MASTER {n}"] == "ON" and not ac.fire.eng_fire_pb_released(n)
-
     def engine_fed(self, n: int) -> bool:
         return self._fed[n - 1]
 
@@ -176,7 +201,7 @@ class Fuel:
 
     @property
     def xfeed_open(self) -> bool:
-        return self.xfeed_pos >= 1.0
+        return self.xfeed_open_frac >= 1.0
 
     def wing_kg(self, side: int) -> float:
         s = SIDES[side]
@@ -185,57 +210,74 @@ class Fuel:
     def gravity_feed(self, n: int) -> bool:
         return self.feed_src[n - 1] == "GRAVITY"
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        ff = ac.failures & FAILURE_IDS if ac.failures else _NO_FAILURES
-        fl = ac.flight
-        el = ac.elec
-        eng = ac.eng.engines
-        q = self.qty_kg
-        changed = False
+    def update(self, t: Tick, elec: ElecForFuel, engines: FuelDemand, fire: FirePushbuttons, apu: ApuRunning,
+               flight: OnGround) -> None:
+        ff = t.failures & FAILURE_IDS if t.failures else _NO_FAILURES
+        changed = self._pumps(t.controls, ff, elec, flight.on_ground)
+        changed |= self._crossfeed(t, ff)
+        # Feed lines: which tanks pressurise each line (centre first, then wing pumps), then
+        # gravity / suction from the line's own inner cell.
+        press_d = self.pump_press
+        groups, pressed, labels = _FEED[(
+            self.xfeed_open_frac >= 1.0,
+            press_d["CTR TK PUMP 1"], press_d["CTR TK PUMP 2"],
+            press_d["L TK PUMP 1"] or press_d["L TK PUMP 2"], press_d["R TK PUMP 1"] or press_d["R TK PUMP 2"],
+        )]
+        changed |= self._engines(t, ff, engines, fire, groups, pressed, labels)
+        # APU: from the left line (its own fuel pump when the line has no pressure).
+        if apu.running:
+            _draw(self.qty_kg, APU_BURN_KGH * t.dt / 3600.0, groups[0])
+        changed |= self._leaks_and_transfers(t.dt, ff)
+        # Fuel used resets at engine start (on ground, no engine running yet).
+        if flight.on_ground and not engines.any_running:
+            self.used_kg[0] = self.used_kg[1] = 0.0
+            self.fob_at_start_kg = self.fob_kg
+        self.transient = changed
+        self.abnormal = bool(self.faulty_pumps) or min(self.wing_kg(0), self.wing_kg(1)) < AUTO_FEED_WING_KG
 
-        # Pumps: pump 1s on AC BUS 1 (L/R TK PUMP 1 straight from GEN 1 with GEN 1 LINE OFF), pump 2s on AC BUS 2.
-        bus = (bool(el.ac_bus[0]), bool(el.ac_bus[1]))
-        gen1_direct = c["GEN 1 LINE"] == "OFF" and el.gen_avail[0]
+    def _pumps(self, c: Mapping[str, str], ff: Set[str], elec: ElecForFuel, on_ground: bool) -> bool:
+        """Pump commands and pressure switches. True if any changed.
+
+        Pump 1s on AC BUS 1 (L/R TK PUMP 1 straight from GEN 1 with GEN 1 LINE OFF), pump 2s on AC BUS 2."""
+        q = self.qty_kg
+        bus = (elec.ac_bus_powered(1), elec.ac_bus_powered(2))
+        gen1_direct = c["GEN 1 LINE"] == "OFF" and elec.gen_available(1)
         # AUTO: centre pumps run in flight (slats retracted) while the centre tank has fuel.
         ctr_run = (c["FUEL MODE SEL"] == "MAN"
-                   or (not fl.on_ground and q["center"] > 0.0 and "fuel_ctr_tk_auto_ctl_fail" not in ff))
+                   or (not on_ground and q["center"] > 0.0 and "fuel_ctr_tk_auto_ctl_fail" not in ff))
         cmd_d = self.pump_cmd
         press_d = self.pump_press
-        pumps_changed = False
+        changed = False
         for pump, b, direct, is_ctr, fail, tank in _PUMP_TABLE:
             cmd = c[pump] == "ON" and (bus[b] or (direct and gen1_direct)) and (ctr_run or not is_ctr)
             press = cmd and fail not in ff and q[tank] > 0.0
             if cmd != cmd_d[pump] or press != press_d[pump]:
-                pumps_changed = True
+                changed = True
                 cmd_d[pump] = cmd
                 press_d[pump] = press
-        if pumps_changed:
-            changed = True
+        if changed:
             self.faulty_pumps = tuple(p for p in TANK_PUMPS if cmd_d[p] and not press_d[p])
+        return changed
 
-        # Crossfeed valve (motor driven, ~2 s travel).
-        want = 1.0 if c["X FEED"] == "ON" and "fuel_xfeed_valve_stuck_closed" not in ff else 0.0
-        if self.xfeed_pos != want:
-            step = dt / XFEED_TRAVEL_S
-            pos = min(want, self.xfeed_pos + step) if want > self.xfeed_pos else max(want, self.xfeed_pos - step)
-            # Snap the last rounding error: ten 0.1 steps sum to 0.999..., which would leave the
-            # valve "in transit" one tick past its 2 s travel (and past a 2 s crew action).
-            self.xfeed_pos = want if abs(want - pos) < 1e-6 else pos
-            changed = True
-        xf = self.xfeed_pos >= 1.0
+    def _crossfeed(self, t: Tick, ff: Set[str]) -> bool:
+        """The crossfeed valve: motor driven, ~2 s travel. True while it moves."""
+        want = 1.0 if t.controls["X FEED"] == "ON" and "fuel_xfeed_valve_stuck_closed" not in ff else 0.0
+        if self.xfeed_open_frac == want:
+            return False
+        step = t.dt / XFEED_TRAVEL_S
+        pos = min(want, self.xfeed_open_frac + step) if want > self.xfeed_open_frac else max(want, self.xfeed_open_frac - step)
+        # Snap the last rounding error: ten 0.1 steps sum to 0.999..., which would leave the
+        # valve "in transit" one tick past its 2 s travel (and past a 2 s crew action).
+        self.xfeed_open_frac = want if abs(want - pos) < 1e-6 else pos
+        return True
 
-        # Feed lines: which tanks pressurise each line (centre first, then wing pumps), then
-        # gravity / suction from the line's own inner cell.
-        groups, pressed, labels = _FEED[(
-            xf,
-            press_d["CTR TK PUMP 1"], press_d["CTR TK PUMP 2"],
-            press_d["L TK PUMP 1"] or press_d["L TK PUMP 2"], press_d["R TK PUMP 1"] or press_d["R TK PUMP 2"],
-        )]
-
-        # Engines: LP valve, feed and metered flow.
+    def _engines(self, t: Tick, ff: Set[str], engines: FuelDemand, fire: FirePushbuttons, groups, pressed,
+                 labels) -> bool:
+        """Each engine's LP valve, feed source and metered flow; burns the fuel. True if a feed changed."""
+        q = self.qty_kg
+        changed = False
         for i in (0, 1):
-            lp = c[_MASTER[i]] == "ON" and not ac.fire.eng_fire_pb_released(i + 1)
+            lp = t.controls[_MASTER[i]] == "ON" and not fire.eng_fire_pb_released(i + 1)
             own = q[_INNER[i][0]] > 0.0
             fed = lp and (pressed[i] or own)
             src = (labels[i] if pressed[i] else "GRAVITY") if fed else ""
@@ -246,17 +288,17 @@ class Fuel:
                 self._fed[i] = fed
                 self.feed_src[i] = src
                 self.line_press[i] = pressed[i]
-            flow = eng[i].ff_kgh + (ENGINE_LEAK_KGH if _ENG_LEAK[i] in ff else 0.0) if fed else 0.0
+            flow = engines.ff_kgh(i + 1) + (ENGINE_LEAK_KGH if _ENG_LEAK[i] in ff else 0.0) if fed else 0.0
             self.ff_kgh[i] = flow
             if flow > 0.0:
-                kg = flow * dt / 3600.0
+                kg = flow * t.dt / 3600.0
                 self.used_kg[i] += kg - _draw(q, kg, groups[i])
+        return changed
 
-        # APU: from the left line (its own fuel pump when the line has no pressure).
-        if ac.apu.running:
-            _draw(q, APU_BURN_KGH * dt / 3600.0, groups[0])
-
-        # Tank leaks; outer cell transfer (valves latch open at inner low level).
+    def _leaks_and_transfers(self, dt: float, ff: Set[str]) -> bool:
+        """Tank leaks; outer cell transfer (valves latch open at inner low level). True if a valve latched."""
+        q = self.qty_kg
+        changed = False
         for i in (0, 1):
             inner, outer = _INNER[i][0], _OUTER[i]
             if _TANK_LEAK[i] in ff:
@@ -268,14 +310,7 @@ class Fuel:
                 move = min(q[outer], OUTER_XFR_KGS * dt, CAPACITY_KG[inner] - q[inner])
                 q[outer] -= move
                 q[inner] += move
-
-        # Fuel used resets at engine start (on ground, no engine running yet).
-        if fl.on_ground and not eng[0].running and not eng[1].running:
-            self.used_kg[0] = self.used_kg[1] = 0.0
-            self.fob_at_start_kg = self.fob_kg
-
-        self.transient = changed
-        self.abnormal = bool(self.faulty_pumps) or min(self.wing_kg(0), self.wing_kg(1)) < AUTO_FEED_WING_KG
+        return changed
 
     # ---- read-outs ----------------------------------------------------------------
     def vars(self) -> dict[str, object]:
@@ -318,7 +353,7 @@ class Fuel:
         for p in TANK_PUMPS:
             state = "LO PR" if self.pump_fault(p) else ("ON" if self.pump_press[p] else "OFF")
             pumps[p] = {"pb": c[p], "state": state, "fault_light": self.pump_fault(p)}
-        valve = "OPEN" if self.xfeed_open else ("CLOSED" if self.xfeed_pos == 0.0 else "IN TRANSIT")
+        valve = "OPEN" if self.xfeed_open else ("CLOSED" if self.xfeed_open_frac == 0.0 else "IN TRANSIT")
         return {
             "tanks_kg": {"L OUTER": round(q["left_outer"]), "L INNER": round(q["left_inner"]), "CTR": round(q["center"]),
                          "R INNER": round(q["right_inner"]), "R OUTER": round(q["right_outer"])},
@@ -340,4 +375,4 @@ class Fuel:
         return list(self.faulty_pumps)
 
     def memos(self, ac: Aircraft) -> list[str]:
-        return ["FUEL X FEED"] if self.xfeed_pos > 0.0 or ac.controls["X FEED"] == "ON" else []
+        return ["FUEL X FEED"] if self.xfeed_open_frac > 0.0 or ac.controls["X FEED"] == "ON" else []

@@ -161,6 +161,9 @@ class Hyd:
     _nominal: bool = True  # every reservoir at its normal level, air pressure and temperature
 
     # ---- queries other systems and the FWC use ---------------------------------------
+    def circuit_psi(self, circuit: str) -> float:
+        return self.pressure_psi[circuit]
+
     def rsvr_fault(self, circuit: str) -> bool:
         r = self.rsvr[circuit]
         return r.lo_lvl(circuit) or r.ovht or r.lo_air

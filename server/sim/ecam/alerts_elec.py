@@ -146,5 +146,5 @@ ALERTS = (
     _level1("ELEC TR 1 FAULT", lambda ac: bool(ac.elec.ac_bus[0]) and not ac.elec.tr_online[0]),
     _level1("ELEC TR 2 FAULT", lambda ac: bool(ac.elec.ac_bus[1]) and not ac.elec.tr_online[1]),
     _level1("ELEC ESS TR FAULT", lambda ac: not ac.elec.ess_tr_ok and ac.elec.any_ac),
-    _level1("ELEC STATIC INV FAULT", lambda ac: not ac.elec.static_inv_ok and ac.elec.bat[0].charge > 0),
+    _level1("ELEC STATIC INV FAULT", lambda ac: not ac.elec.static_inv_ok and ac.elec.bat[0].charge_ah > 0),
 )
