@@ -1,10 +1,14 @@
 """The `Aircraft` facade: one simulated A320, its tick loop and its read-outs.
 
-Systems update in one fixed order each tick (fire, fuel, engines, APU, ELEC,
-HYD, bleed/air, pressurisation, ventilation, flight controls, flight, then the FWC). A system
-reads other systems' state as of their last update, so a dependency that runs
-"backwards" in this order lags by one tick (0.2 s) - the same compromise
-FlyByWire's `Simulation::tick` makes.
+Systems update in one fixed order each tick, written out once in `_tick`
+(fire, fuel, engines, APU, ELEC, HYD, bleed/air, pressurisation, ventilation,
+flight controls, flight, then the FWC). Each system's `update` receives the
+step's `Tick` (time, controls, failures, world) and, as named arguments, the
+sibling systems it reads - each module declares them as small protocols - so
+the call below is the whole dependency graph. A system reads other systems'
+state as of their last update, so a dependency that runs "backwards" in this
+order lags by one tick (0.2 s) - the same compromise FlyByWire's
+`Simulation::tick` makes.
 
 Time is an integer tick count at a fixed 0.2 s step: no wall clock, and a
 seeded `random.Random` for anything stochastic, so the same inputs give the
@@ -106,13 +110,13 @@ class Aircraft:
         self.eng.update(t, elec=self.elec, fire=self.fire, fuel=self.fuel, bleed=self.bleed, flight=self.flight)
         self.apu.update(t, elec=self.elec, fire=self.fire, bleed=self.bleed)
         self.elec.update(t, engines=self.eng, apu=self.apu, hyd=self.hyd, fire=self.fire, flight=self.flight)
-        self.hyd.update(dt, self)
-        self.bleed.update(dt, self)
-        self.press.update(dt, self)
-        self.vent.update(dt, self)
-        self.fctl.update(dt, self)
-        self.flight.update(dt, self)
-        self.fwc.update(dt, self)
+        self.hyd.update(t, elec=self.elec, engines=self.eng, fire=self.fire, flight=self.flight)
+        self.bleed.update(t, apu=self.apu, engines=self.eng.engines, fire=self.fire, on_ground=self.flight.on_ground)
+        self.press.update(t, bleed=self.bleed, flight=self.flight)
+        self.vent.update(t, elec=self.elec)
+        self.fctl.update(t, elec=self.elec, hyd=self.hyd, flight=self.flight)
+        self.flight.update(t, engines=self.eng.engines)
+        self.fwc.update(self)
         self.ticks += 1
         self._time += dt
         self._pushes.clear()
@@ -138,19 +142,21 @@ class Aircraft:
         self.controls[name] = position
         return position
 
-    def take_push(self, name: str) -> bool:
-        """For systems: was this momentary control pushed since the last tick?"""
-        if name in self._pushes:
-            self._pushes.discard(name)
-            return True
-        return False
-
     def list_controls(self) -> list[dict[str, object]]:
         return [
             {"name": c.name, "panel": c.panel, "positions": list(c.positions), "position": self.controls[c.name],
              "guarded": c.guarded, "momentary": c.momentary, "description": c.description}
             for c in CONTROLS.values()
         ]
+
+    def start_crew_record(self) -> None:
+        """(harness) What happened so far was the harness's doing: the crew's record starts empty.
+
+        Clears the control actions and lets the FWC treat every alert displayed from now on as a
+        fresh occurrence, so no procedure line counts a harness action as the crew's."""
+        self.events.clear()
+        self._pushes.clear()
+        self.fwc.forget_occurrences()
 
     # ---- failures (privileged) -----------------------------------------------------
     def inject_failure(self, failure_id: str) -> None:

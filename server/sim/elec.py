@@ -161,12 +161,16 @@ class Elec:
     def ac_bus_powered(self, n: int) -> bool:
         return bool(self.ac_bus[n - 1])
 
+    def dc_bus_powered(self, n: int) -> bool:
+        return self.dc_bus[n - 1]
+
     def gen_available(self, n: int) -> bool:
         """Engine generator n is producing power (whether or not its line contactor is closed)."""
         return self.gen_avail[n - 1]
 
-    def dc_powered(self, n: int) -> bool:
-        return self.dc_bus[n - 1]
+    @property
+    def dc_ess_powered(self) -> bool:
+        return bool(self.dc_ess)
 
     @property
     def dc_bat_or_ess_powered(self) -> bool:

@@ -330,6 +330,9 @@ class Engines:
     def n2_pct(self, n: int) -> float:
         return self.engines[n - 1].n2_pct
 
+    def running(self, n: int) -> bool:
+        return self.engines[n - 1].running
+
     def ff_kgh(self, n: int) -> float:
         """Fuel flow engine n asks of its feed line."""
         return self.engines[n - 1].ff_kgh

@@ -15,12 +15,29 @@ DC ESS BUS; ELAC 2, SEC 2, SEC 3, FAC 2 on DC BUS 2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class DcPower(Protocol):
+    def dc_bus_powered(self, n: int) -> bool: ...
+    @property
+    def dc_ess_powered(self) -> bool: ...
+
+
+class HydPressures(Protocol):
+    def circuit_psi(self, circuit: str) -> float: ...
+
+
+class OnGround(Protocol):
+    @property
+    def on_ground(self) -> bool: ...
 
 COMPUTERS = ("ELAC 1", "ELAC 2", "SEC 1", "SEC 2", "SEC 3", "FAC 1", "FAC 2")
 _SIDE = {"ELAC 1": "CAPT", "SEC 1": "CAPT", "FAC 1": "CAPT"}
@@ -62,18 +79,16 @@ class Fctl:
     transient: bool = False
     _inputs: tuple = ()  # (crew actions seen, DC ESS, DC 2) at the last computer update
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        f = ac.failures
-        e = ac.elec
+    def update(self, t: Tick, elec: DcPower, hyd: HydPressures, flight: OnGround) -> None:
+        c, f = t.controls, t.failures
         was_law = self.law
-        dc_ess = bool(e.dc_ess)
-        dc_2 = e.dc_bus[1]
+        dc_ess = elec.dc_ess_powered
+        dc_2 = elec.dc_bus_powered(2)
         quiet = f.isdisjoint(_ALL_IDS)
-        inputs = (len(ac.events), dc_ess, dc_2)
+        inputs = (t.crew_actions, dc_ess, dc_2)
         if quiet and not self.any_failed and inputs == self._inputs:
             # No crew action, power change or failure: the computers are as they were.
-            self.law = self._law(ac)
+            self.law = self._law(hyd, flight.on_ground)
             self.transient = self.law != was_law
             return
         self._inputs = inputs
@@ -84,18 +99,18 @@ class Fctl:
                 failed = False
             else:
                 if resettable in f and c[name] == "OFF":
-                    ac.clear_failure(resettable)
+                    t.resolve(resettable)
                 failed = fault in f or resettable in f
             powered = dc_ess if name in _SIDE else dc_2
             self.failed[name] = failed
             self.powered[name] = powered
             self.engaged[name] = powered and not failed and c[name] == "ON"
         self.any_failed = not quiet and any(self.failed.values())
-        self.law = self._law(ac)
+        self.law = self._law(hyd, flight.on_ground)
         self.transient = (tuple(self.engaged.values()), self.law) != was
 
-    def _law(self, ac: Aircraft) -> str:
-        if ac.flight.on_ground:
+    def _law(self, hyd: HydPressures, on_ground: bool) -> str:
+        if on_ground:
             return "GROUND"
         g = self.engaged
         elac = g["ELAC 1"] or g["ELAC 2"]
@@ -108,8 +123,8 @@ class Fctl:
         if not elac or not fac:
             return "ALTN"
         lost = 0
-        for p in ac.hyd.pressure_psi.values():
-            if p < LO_PR_PSI:
+        for circ in ("green", "blue", "yellow"):
+            if hyd.circuit_psi(circ) < LO_PR_PSI:
                 lost += 1
         if lost >= 2:
             return "ALTN"

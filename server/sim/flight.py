@@ -9,10 +9,12 @@ the FCU ALT selection.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
@@ -26,6 +28,11 @@ CONTROLS = (
     Control("SPD BRK", "PEDESTAL", ("RET", "HALF", "FULL"), "RET", description="Speed brake lever"),
     Control("PARKING BRK", "PEDESTAL", ("ON", "OFF"), "ON", description="Parking brake"),
 )
+
+class EngineRunning(Protocol):
+    @property
+    def running(self) -> bool: ...
+
 
 ROTATE_KT = 150.0
 NORMAL_VS_FPM = 2000.0
@@ -51,9 +58,9 @@ class Flight:
         # Rough IAS->Mach at altitude; only shown on the ENG/CRUISE readouts.
         return round(self.ias_kt / 661.0 * (1.0 + self.altitude_ft / 56000.0), 2)
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        eng = ac.eng.engines
+    def update(self, t: Tick, engines: Sequence[EngineRunning]) -> None:
+        c, dt = t.controls, t.dt
+        eng = engines
         was = (self.on_ground, self.phase, round(self.vs_fpm), round(self.ias_kt))
         if self.on_ground:
             takeoff_thrust = any(c[f"THR LEVER {n}"] in ("FLX/MCT", "TOGA") for n in (1, 2))
@@ -62,7 +69,7 @@ class Flight:
                 if self.ias_kt >= ROTATE_KT:
                     self.on_ground = False
                     self.phase = "climb"
-                    c["FCU ALT"] = "FL100" if fcu_alt_ft(c["FCU ALT"]) < 5000 else c["FCU ALT"]
+                    t.release("FCU ALT", "FL100" if fcu_alt_ft(c["FCU ALT"]) < 5000 else c["FCU ALT"])
             elif self.ias_kt > 0.0:
                 # Thrust at idle: autobrake/crew braking to a stop (rejected takeoff). For the
                 # FWC a rejected takeoff is a landing roll: phases 8, then 9.

@@ -170,9 +170,6 @@ def build(name: str, world: dict[str, object] | None = None, *, cached: bool = T
 
 
 def _finish(ac: Aircraft) -> Aircraft:
-    # Setup actions are the harness's, not the crew's: start the crew's record empty.
-    ac.events.clear()
-    ac.fwc.onsets.clear()
-    ac.fwc.active = ()
+    ac.start_crew_record()  # setup actions are the harness's, not the crew's
     ac.advance(0.2)
     return ac

@@ -35,7 +35,12 @@ class Fwc:
         self.active: tuple[AlertDef, ...] = ()
         self.transient = False
 
-    def update(self, dt: float, ac: Aircraft) -> None:
+    def forget_occurrences(self) -> None:
+        """Every alert active from now on is a new occurrence (its latches start afresh)."""
+        self.onsets.clear()
+        self.active = ()
+
+    def update(self, ac: Aircraft) -> None:
         active = tuple(a for a in ALERTS if a.when(ac))
         for a in active:
             # The first onset of the episode anchors the alert's latches, so a
