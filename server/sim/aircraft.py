@@ -108,10 +108,10 @@ class Aircraft:
         self.fire.update(t, fuel=self.fuel, apu=self.apu, flight=self.flight)
         self.fuel.update(t, elec=self.elec, engines=self.eng, fire=self.fire, apu=self.apu, flight=self.flight)
         self.eng.update(t, elec=self.elec, fire=self.fire, fuel=self.fuel, bleed=self.bleed, flight=self.flight)
-        self.apu.update(t, elec=self.elec, fire=self.fire, bleed=self.bleed)
+        self.apu.update(t, elec=self.elec, fire=self.fire, bleed=self.bleed, flight=self.flight)
         self.elec.update(t, engines=self.eng, apu=self.apu, hyd=self.hyd, fire=self.fire, flight=self.flight)
         self.hyd.update(t, elec=self.elec, engines=self.eng, fire=self.fire, flight=self.flight)
-        self.bleed.update(t, apu=self.apu, engines=self.eng.engines, fire=self.fire, on_ground=self.flight.on_ground)
+        self.bleed.update(t, apu=self.apu, engines=self.eng.engines, fire=self.fire, flight=self.flight)
         self.press.update(t, bleed=self.bleed, flight=self.flight)
         self.vent.update(t, elec=self.elec)
         self.fctl.update(t, elec=self.elec, hyd=self.hyd, flight=self.flight)
@@ -157,6 +157,29 @@ class Aircraft:
         self.events.clear()
         self._pushes.clear()
         self.fwc.forget_occurrences()
+
+    def set_flight_conditions(self, *, altitude_ft: float | None = None, ias_kt: float | None = None,
+                              on_ground: bool | None = None, hold: bool | None = None,
+                              fuel_minutes_above_fl300: float | None = None) -> None:
+        """(harness, tests) Put the aircraft at these flight conditions; never reachable by the agent.
+
+        `hold=True` keeps altitude and speed where they are put until `hold=False` (the flight model
+        stands still), so speed-dependent logic (RAT and EMER GEN minimum speeds, the static
+        inverter below 50 kt, the battery contactors at 100 kt) can be tested directly.
+        `fuel_minutes_above_fl300` is the flight's history for the gravity feed ceiling.
+        """
+        fl = self.flight
+        if altitude_ft is not None:
+            fl.altitude_ft = float(altitude_ft)
+        if ias_kt is not None:
+            fl.ias_kt = float(ias_kt)
+        if on_ground is not None:
+            fl.on_ground = on_ground
+        if hold is not None:
+            fl.held = hold
+        if fuel_minutes_above_fl300 is not None:
+            self.fuel.set_history(fuel_minutes_above_fl300 * 60.0, fl.altitude_ft)
+        self._steady = False
 
     # ---- failures (privileged) -----------------------------------------------------
     def inject_failure(self, failure_id: str) -> None:

@@ -27,6 +27,13 @@ if TYPE_CHECKING:
 class DcBatBus(Protocol):
     @property
     def dc_bat(self) -> bool: ...
+    @property
+    def dc_bat_on_batteries_only(self) -> bool: ...
+
+
+class Altitude(Protocol):
+    @property
+    def altitude_ft(self) -> float: ...
 
 
 class ApuFireProtection(Protocol):
@@ -61,6 +68,8 @@ LAST_STEP_S = 5.2  # the facade's steady step (5 s) plus one tick
 # The start ramp is linear: between light-off and one steady step below AVAIL it may take large steps.
 START_RAMP_STEADY = (7.0, AVAIL_N_PCT - START_RATE_PCT_S * LAST_STEP_S)
 COLD_EGT_C = 15.0
+BATTERY_START_MAX_FT = 25000.0  # APU start on the batteries alone: up to FL250 (FCOM limitations)
+STARTER_CUTOUT_PCT = 55.0
 EGT_TRIP_C = 760.0  # ECB over-temperature limit while running (uncertain; start peak is ~700 degC)
 
 
@@ -78,14 +87,15 @@ class Apu:
     cooldown_s: float = -1.0  # <0: no shutdown in progress
     bleed_used: bool = False
     bleed_valve_open: bool = False
+    cranking: bool = False  # the starter turns an APU that does not light
     transient: bool = False
 
-    def update(self, t: Tick, elec: DcBatBus, fire: ApuFireProtection, bleed: ApuBleedLeak) -> None:
+    def update(self, t: Tick, elec: DcBatBus, fire: ApuFireProtection, bleed: ApuBleedLeak, flight: Altitude) -> None:
         c = t.controls
         master = c["APU MASTER SW"] == "ON"
         if (not master and not self.running and self.n_pct == 0.0 and self.egt_c == COLD_EGT_C
                 and self.flap_open_s == 0.0):
-            self.fault = self.starting = self.avail = self.bleed_valve_open = self.transient = False
+            self.fault = self.starting = self.avail = self.bleed_valve_open = self.transient = self.cranking = False
             return  # shut down and cold: nothing to do
         dt, f = t.dt, t.failures
         powered = elec.dc_bat
@@ -96,7 +106,10 @@ class Apu:
         self.flap_open_s = min(FLAP_OPEN_S, self.flap_open_s + dt) if ecb else 0.0
         fire_pb = fire.apu_fire_pb_released
         self._protect(f, master, powered, fire_pb, fire.apu_ground_auto_shutdown)
-        cranking = self._start(t, ecb, fire_pb)
+        # Above FL250 a start on the batteries alone does not light (FCOM APU start envelope).
+        lights = "apu_no_start" not in f and not (elec.dc_bat_on_batteries_only
+                                                 and flight.altitude_ft > BATTERY_START_MAX_FT)
+        cranking = self.cranking = self._start(t, ecb, fire_pb, lights)
         self._cooldown(dt, master, cranking)
         self.above_95_s = self.above_95_s + dt if (self.running and self.n_pct > AVAIL_N_PCT) else 0.0
         self.avail = self.running and (self.n_pct >= 99.5 or self.above_95_s >= AVAIL_DELAY_S)
@@ -132,13 +145,13 @@ class Apu:
             self.running = self.starting = self.avail = False
             self.cooldown_s = -1.0
 
-    def _start(self, t: Tick, ecb: bool, fire_pb: bool) -> bool:
+    def _start(self, t: Tick, ecb: bool, fire_pb: bool, lights: bool) -> bool:
         """START: the starter turns the APU once the flap is open; it lights and runs up to 100 %.
-        Returns whether a start that never lights is cranking."""
-        c, f, dt = t.controls, t.failures, t.dt
+        Returns whether a start that does not light is cranking."""
+        c, dt = t.controls, t.dt
         start_cmd = ecb and c["APU START"] == "ON" and self.flap_open_s >= FLAP_OPEN_S and not fire_pb
-        if start_cmd and not self.running:
-            if "apu_no_start" in f:
+        if start_cmd and not self.running and not self.starting:
+            if not lights:
                 if self.n_pct > 20.0:
                     self.fault = self.shutdown_seen = True
                     t.release("APU START", "OFF")
@@ -150,7 +163,7 @@ class Apu:
                 self.running = True
             if self.n_pct >= 100.0:
                 self.starting = False
-        cranking = not self.starting and "apu_no_start" in f and start_cmd and c["APU START"] == "ON"
+        cranking = not self.starting and not lights and start_cmd and c["APU START"] == "ON"
         if cranking:
             # The starter turns it, but it never lights: the ECB aborts the start above 20 %.
             self.n_pct = min(25.0, self.n_pct + START_RATE_PCT_S * dt)
@@ -179,6 +192,11 @@ class Apu:
         if abs(self.egt_c - egt_target) < 1.0:
             self.egt_c = egt_target
         return egt_target
+
+    @property
+    def starter_engaged(self) -> bool:
+        """The starter turns the APU (until about 55 %, FBW docs), drawing on DC BAT."""
+        return (self.starting or self.cranking) and self.n_pct < STARTER_CUTOUT_PCT
 
     def vars(self) -> dict[str, object]:
         return {

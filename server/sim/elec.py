@@ -31,7 +31,7 @@ class ApuForElec(Protocol):
     @property
     def avail(self) -> bool: ...
     @property
-    def starting(self) -> bool: ...
+    def starter_engaged(self) -> bool: ...
 
 
 class HydForElec(Protocol):
@@ -107,6 +107,11 @@ IDG_MIN_N2_PCT = 50.0
 BAT_CAPACITY_AH = 23.0
 BAT_CHARGE_A = BAT_CAPACITY_AH * 6.0  # back to full in about 10 min
 BAT_ESS_LOAD_A = BAT_CAPACITY_AH * 2.0  # the essential network on one battery: about 30 min
+BAT_APU_START_A = 300.0  # each battery's share of the APU starter current (uncertain)
+BAT_EMER_MAX_KT = 100.0  # FBW BCL: batteries on DC BAT with AC BUS 1+2 lost below this speed
+BAT_EMER_APU_START_DELAY_S = 45.0  # FBW BCL APU_START_INHIBIT_DELAY_SECONDS
+BAT_EMER_APU_MAX_CLOSED_S = 180.0  # FBW BCL EMER_ELEC_APU_MASTER_MAXIMUM_CLOSED_SECONDS
+STATIC_INV_MIN_KT = 50.0  # FBW 7XB relay: the 2XB contactors close above ~50 kt
 
 
 @dataclass(slots=True)
@@ -155,6 +160,8 @@ class Elec:
     # Timers (seconds)
     ac1_lost_s: float = 0.0
     emer_gen_s: float = 0.0
+    emer_elec_s: float = 0.0  # in flight with AC BUS 1 and 2 lost (the emergency electrical configuration)
+    apu_start_bat_s: float = 0.0  # APU MASTER SW ON during that configuration
     transient: bool = False
 
     # ---- queries other systems use -------------------------------------------------
@@ -167,6 +174,15 @@ class Elec:
     def gen_available(self, n: int) -> bool:
         """Engine generator n is producing power (whether or not its line contactor is closed)."""
         return self.gen_avail[n - 1]
+
+    @property
+    def dc_bat_on_batteries_only(self) -> bool:
+        """DC BAT BUS powered, by the batteries alone (no TR on line): an APU start on batteries."""
+        return self.dc_bat and not (self.tr_online[0] or self.tr_online[1])
+
+    @property
+    def ac_ess_powered(self) -> bool:
+        return bool(self.ac_ess)
 
     @property
     def dc_ess_powered(self) -> bool:
@@ -189,8 +205,8 @@ class Elec:
         self._ac_buses(t, ext_on)
         self._emer_gen(t, hyd, flight.ias_kt)
         self._ac_ess(t, flight.ias_kt)
-        any_tr = self._dc_network(t, apu, flight.ias_kt)
-        self._battery_charge(t.dt, any_tr)
+        any_tr = self._dc_network(t, apu, flight)
+        self._battery_charge(t.dt, any_tr, apu)
         self._galleys_and_loads(t.controls, ext_on, flight.on_ground)
         now = (tuple(self.ac_bus), self.ac_ess, self.dc_ess, self.emer_gen_online, tuple(self.glc_closed))
         self.transient = (
@@ -279,7 +295,7 @@ class Elec:
 
     def _ac_ess(self, t: Tick, ias_kt: float) -> None:
         """AC ESS BUS: AC BUS 1 (NORM) or 2 (ALTN, or the automatic transfer), else EMER GEN, else
-        the static inverter."""
+        the static inverter from HOT BUS 1 above 50 kt, whatever the BAT pushbuttons (FBW 2XB)."""
         c, f = t.controls, t.failures
         self.ac1_lost_s = self.ac1_lost_s + t.dt if not self.ac_bus[0] else 0.0
         ess = ""
@@ -291,18 +307,17 @@ class Elec:
         elif self.ac_bus[1]:
             ess = "AC BUS 2"
         if not ess and not self.ac_bus[0] and not self.ac_bus[1]:
-            bat1_ok = self.bat[0].charge_ah > 0.0 and c["BAT 1"] == "AUTO"
             if self.emer_gen_online:
                 ess = "EMER GEN"
-            elif bat1_ok and ias_kt > 50.0 and "elec_static_inverter_fail" not in f:
+            elif self.bat[0].charge_ah > 0.0 and ias_kt > STATIC_INV_MIN_KT and "elec_static_inverter_fail" not in f:
                 ess = "STAT INV"
         self.static_inv_online = ess == "STAT INV"
         self.ac_ess = ess
         self.ac_ess_shed = ess in ("AC BUS 1", "AC BUS 2", "EMER GEN")
 
-    def _dc_network(self, t: Tick, apu: ApuForElec, ias_kt: float) -> bool:
+    def _dc_network(self, t: Tick, apu: ApuForElec, flight: FlightConditions) -> bool:
         """TRs, DC buses, battery contactors and the DC ESS BUS. Returns whether any TR is on line."""
-        c, f = t.controls, t.failures
+        f = t.failures
         ess = self.ac_ess
         self.ess_tr_ok = "elec_ess_tr_fail" not in f
         self.static_inv_ok = "elec_static_inverter_fail" not in f
@@ -310,23 +325,23 @@ class Elec:
                           bool(self.ac_bus[1]) and "elec_tr2_fail" not in f]
         both_tr = self.tr_online[0] and self.tr_online[1]
         any_tr = self.tr_online[0] or self.tr_online[1]
+        # The ESS TR takes DC ESS whenever TR 1 and TR 2 are not both available (FBW 3PE).
         self.ess_tr_online = bool(ess) and ess != "STAT INV" and not both_tr and "elec_ess_tr_fail" not in f
         # One TR feeds DC 1, DC 2 and DC BAT through the DC ties.
         self.dc_bus = [any_tr, any_tr]
-        # Batteries: AUTO closes the contactor to charge, for APU start, or with no AC at low speed.
-        no_ac_slow = not self.ac_bus[0] and not self.ac_bus[1] and ias_kt < 100.0
-        for i in (0, 1):
-            b = self.bat[i]
-            auto = c[f"BAT {i + 1}"] == "AUTO" and b.charge_ah > 0.0
-            b.contactor = auto and (not any_tr or b.charge_ah < 0.999 * BAT_CAPACITY_AH or apu.starting or no_ac_slow)
+        self._battery_contactors(t, apu, flight, any_tr)
         self.dc_bat = any_tr or self.bat[0].contactor or self.bat[1].contactor
+        # DC ESS: from DC BAT only while both TRs are available (FBW 4PC), else from the ESS TR; with
+        # no AC and no EMER GEN, from HOT BUS 2 above 50 kt or with both batteries on DC BAT (FBW 2XB),
+        # whatever the BAT pushbuttons. Old standard: losing a TR with AC ESS unpowered leaves DC ESS
+        # unpowered until AC ESS FEED ALTN gives the ESS TR its input.
+        no_main_ac = not self.ac_bus[0] and not self.ac_bus[1] and not self.emer_gen_online
+        batteries_on_bat_bus = self.bat[0].contactor and self.bat[1].contactor
         if both_tr:
             self.dc_ess = "DC BAT"
         elif self.ess_tr_online:
             self.dc_ess = "ESS TR"
-        elif any_tr:
-            self.dc_ess = "DC BAT"
-        elif self.bat[1].charge_ah > 0.0 and c["BAT 2"] == "AUTO":
+        elif no_main_ac and self.bat[1].charge_ah > 0.0 and (flight.ias_kt > STATIC_INV_MIN_KT or batteries_on_bat_bus):
             self.dc_ess = "BAT 2"
         else:
             self.dc_ess = ""
@@ -334,13 +349,47 @@ class Elec:
         self.hot_bus = [self.bat[0].charge_ah > 0.0, self.bat[1].charge_ah > 0.0]
         return any_tr
 
-    def _battery_charge(self, dt: float, any_tr: bool) -> None:
-        """~30 min on the essential network; recharge when a TR supplies DC BAT."""
+    def _battery_contactors(self, t: Tick, apu: ApuForElec, flight: FlightConditions, any_tr: bool) -> None:
+        """The battery charge limiters (BAT pushbutton AUTO; FBW `battery_charge_limiter.rs`).
+
+        A contactor closes to charge its battery from a TR, to start the APU, or with AC BUS 1 and 2
+        lost below 100 kt. In the emergency electrical configuration above 100 kt the batteries stay
+        off DC BAT (the EMER GEN carries the essential network and the batteries keep their charge),
+        except for an APU start: with the MASTER SW ON, 45 s after the emergency began or once the
+        EMER GEN is on line, for at most 180 s.
+        """
+        c, dt = t.controls, t.dt
+        emer = not self.ac_bus[0] and not self.ac_bus[1] and not flight.on_ground
+        self.emer_elec_s = self.emer_elec_s + dt if emer else 0.0
+        apu_master = c["APU MASTER SW"] == "ON"
+        self.apu_start_bat_s = self.apu_start_bat_s + dt if (emer and apu_master) else 0.0
+        awaiting_apu = apu_master and not apu.avail
+        no_ac_slow = not self.ac_bus[0] and not self.ac_bus[1] and flight.ias_kt < BAT_EMER_MAX_KT
+        emer_above_100_kt = emer and not no_ac_slow
+        apu_start_allowed = ((self.emer_gen_online or self.emer_elec_s >= BAT_EMER_APU_START_DELAY_S)
+                             and self.apu_start_bat_s <= BAT_EMER_APU_MAX_CLOSED_S)
+        for i, b in enumerate(self.bat):
+            if emer_above_100_kt:
+                want = apu_master and apu_start_allowed
+            else:
+                want = awaiting_apu or no_ac_slow or (any_tr and b.charge_ah < 0.999 * BAT_CAPACITY_AH)
+            b.contactor = want and c[f"BAT {i + 1}"] == "AUTO" and b.charge_ah > 0.0
+
+    def _battery_charge(self, dt: float, any_tr: bool, apu: ApuForElec) -> None:
+        """Recharge from a TR; discharge while a battery alone feeds DC BAT, the static inverter
+        (BAT 1) or DC ESS (BAT 2): ~30 min on the essential network, and the APU starter's draw."""
+        starter = apu.starter_engaged and not any_tr
         for i, b in enumerate(self.bat):
             if b.contactor and any_tr:
                 b.charge_ah = min(BAT_CAPACITY_AH, b.charge_ah + BAT_CHARGE_A * dt / 3600.0)
-            elif b.contactor or (i == 1 and self.dc_ess == "BAT 2") or (i == 0 and self.ac_ess == "STAT INV"):
-                b.charge_ah = max(0.0, b.charge_ah - BAT_ESS_LOAD_A * dt / 3600.0)
+                continue
+            load_a = 0.0
+            if b.contactor or (i == 1 and self.dc_ess == "BAT 2") or (i == 0 and self.ac_ess == "STAT INV"):
+                load_a = BAT_ESS_LOAD_A
+            if starter and b.contactor:
+                load_a += BAT_APU_START_A
+            if load_a:
+                b.charge_ah = max(0.0, b.charge_ah - load_a * dt / 3600.0)
 
     def _galleys_and_loads(self, c: Mapping[str, str], ext_on: bool, on_ground: bool) -> None:
         """Galley shedding (FBW galley.rs) and generator loads: a fixed share per bus, galleys on top."""

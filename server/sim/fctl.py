@@ -3,9 +3,10 @@
 A computer is engaged when its overhead PB is ON, it has DC power and it has
 not failed. Its FAULT light is lit while it has failed and its PB is ON; a
 resettable fault clears when the crew switches the PB OFF (then ON). The law
-follows the domain reference §1.7, simplified: NORMAL with an ELAC, a FAC and
-at least two hydraulic circuits; ALTN when both ELACs (pitch then from SEC 1/2),
-both FACs, or two hydraulic circuits are lost; DIRECT with neither ELAC nor
+follows the domain reference §1.7, simplified: NORMAL with an ELAC, a FAC, two
+air data references and at least two hydraulic circuits; ALTN when both ELACs
+(pitch then from SEC 1/2), both FACs, two ADRs (the emergency electrical
+configuration) or two hydraulic circuits are lost; DIRECT with neither ELAC nor
 FAC; MECH BACKUP with no ELAC and no SEC 1/2 (pitch trim and rudder only).
 
 Power (simplified from the A320 distribution): ELAC 1, SEC 1, FAC 1 on the
@@ -27,8 +28,11 @@ if TYPE_CHECKING:
 # ---- what this system reads -----------------------------------------------------------
 class DcPower(Protocol):
     def dc_bus_powered(self, n: int) -> bool: ...
+    def ac_bus_powered(self, n: int) -> bool: ...
     @property
     def dc_ess_powered(self) -> bool: ...
+    @property
+    def ac_ess_powered(self) -> bool: ...
 
 
 class HydPressures(Protocol):
@@ -75,6 +79,7 @@ class Fctl:
     powered: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(COMPUTERS, False))
     engaged: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(COMPUTERS, False))
     law: str = "GROUND"
+    adrs: int = 0  # air data references powered
     any_failed: bool = False
     transient: bool = False
     _inputs: tuple = ()  # (crew actions seen, DC ESS, DC 2) at the last computer update
@@ -84,6 +89,8 @@ class Fctl:
         was_law = self.law
         dc_ess = elec.dc_ess_powered
         dc_2 = elec.dc_bus_powered(2)
+        # Air data: ADR 1 on AC ESS, ADR 2 on AC BUS 2, ADR 3 on AC BUS 1 (simplified ADIRU supply).
+        self.adrs = elec.ac_ess_powered + elec.ac_bus_powered(2) + elec.ac_bus_powered(1)
         quiet = f.isdisjoint(_ALL_IDS)
         inputs = (t.crew_actions, dc_ess, dc_2)
         if quiet and not self.any_failed and inputs == self._inputs:
@@ -121,6 +128,10 @@ class Fctl:
         if not elac and not fac:
             return "DIRECT"
         if not elac or not fac:
+            return "ALTN"
+        if self.adrs < 2:
+            # With one air data reference left the computers cannot vote: ALTN law, protections
+            # lost (the emergency electrical configuration, QRH EMER ELEC summary).
             return "ALTN"
         lost = 0
         for circ in ("green", "blue", "yellow"):

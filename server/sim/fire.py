@@ -77,13 +77,19 @@ FAILURES = (
     Failure("fire_apu", 26, "FIRE", "APU compartment fire; out once the APU is stopped and its agent discharged"),
     Failure("fire_eng1_loop_a_fault", 26, "FIRE", "Engine 1 fire detection loop A faulty"),
     Failure("fire_eng1_loop_b_fault", 26, "FIRE", "Engine 1 fire detection loop B faulty"),
-    Failure("fire_eng1_det_fault", 26, "FIRE", "Engine 1 fire detection loops A and B both faulty"),
+    Failure("fire_eng1_det_fault", 26, "FIRE",
+            "Engine 1 fire detection loops A and B fail at the same instant (the detection unit takes it for a "
+            "fire burning through them)"),
     Failure("fire_eng2_loop_a_fault", 26, "FIRE", "Engine 2 fire detection loop A faulty"),
     Failure("fire_eng2_loop_b_fault", 26, "FIRE", "Engine 2 fire detection loop B faulty"),
-    Failure("fire_eng2_det_fault", 26, "FIRE", "Engine 2 fire detection loops A and B both faulty"),
+    Failure("fire_eng2_det_fault", 26, "FIRE",
+            "Engine 2 fire detection loops A and B fail at the same instant (the detection unit takes it for a "
+            "fire burning through them)"),
     Failure("fire_apu_loop_a_fault", 26, "FIRE", "APU fire detection loop A faulty"),
     Failure("fire_apu_loop_b_fault", 26, "FIRE", "APU fire detection loop B faulty"),
-    Failure("fire_apu_det_fault", 26, "FIRE", "APU fire detection loops A and B both faulty"),
+    Failure("fire_apu_det_fault", 26, "FIRE",
+            "APU fire detection loops A and B fail at the same instant (the detection unit takes it for a "
+            "fire burning through them)"),
 )
 
 AMBIENT_C = 20.0
@@ -93,6 +99,7 @@ HEAT_TAU_S = 1.5
 COOL_TAU_S = 3.0
 AGENT_TIMER_S = 10.0  # AGENT 1 AFTER 10S (FBW PseudoFWC NXLogicClockNode(10))
 AGENT2_WAIT_S = 30.0  # IF FIRE AFTER 30S (FBW PseudoFWC NXLogicClockNode(30))
+FLAME_THROUGH_S = 5.0  # both loops lost within this: a fire warning (FDU logic)
 APU_AUTO_DISCH_S = 3.0  # ground APU fire: automatic discharge ~3 s after the shutdown (FBW docs)
 
 
@@ -139,6 +146,8 @@ class Zone:
     extinguished: bool = False  # the current fire was put out; cleared with its failure
     lit_at_s: float = -1.0  # when the current fire started (agent spent before it does not count)
     loop_fault: tuple[bool, bool] = (False, False)
+    loop_fault_at_s: tuple[float, float] = (-1.0, -1.0)  # when each loop became faulty
+    flame_through: bool = False  # both loops failed within 5 s of each other: taken for a fire
     loop_detect: tuple[bool, bool] = (False, False)
     warning: bool = False
     warning_s: float = 0.0  # how long the warning has been on
@@ -161,11 +170,24 @@ class Zone:
         changed = self.loop_fault[0] or self.loop_fault[1] or self.warning
         if changed:
             self.loop_fault = self.loop_detect = (False, False)
-            self.warning = False
+            self.loop_fault_at_s = (-1.0, -1.0)
+            self.warning = self.flame_through = False
         self.extinguished = False
         self.lit_at_s = -1.0
         self.warning_s = 0.0
         return changed
+
+    def _flame_through(self, loop_fault: tuple[bool, bool], now_s: float) -> None:
+        """The detection unit reads both loops failing within 5 s of each other as a fire burning
+        through them, and gives the fire warning (FCOM fire detection: "fault on loop A and fault on
+        loop B within 5 seconds"); two loops lost further apart are a detection fault."""
+        at = tuple((was if was >= 0.0 else now_s) if faulty else -1.0
+                   for faulty, was in zip(loop_fault, self.loop_fault_at_s))
+        self.loop_fault_at_s = at  # type: ignore[assignment]
+        if not (loop_fault[0] and loop_fault[1]):
+            self.flame_through = False
+        elif not self.flame_through and (loop_fault != self.loop_fault):
+            self.flame_through = abs(at[0] - at[1]) <= FLAME_THROUGH_S
 
     def burn_and_detect(self, t: Tick, nm: _Names, fuel_cut: bool) -> tuple[bool, bool]:
         """The fire, the zone temperature and the fire detection unit.
@@ -192,9 +214,10 @@ class Zone:
         heating = abs(self.temp_c - target) >= 0.5
         if not heating:
             self.temp_c = target
+        self._flame_through(loop_fault, t.now_s)
         hot = self.temp_c >= DETECT_TEMP_C
         a, b = hot and not loop_fault[0], hot and not loop_fault[1]
-        warning = (a and b) or (a and loop_fault[1]) or (b and loop_fault[0])
+        warning = (a and b) or (a and loop_fault[1]) or (b and loop_fault[0]) or self.flame_through
         changed = (burning, loop_fault, warning) != (self.burning, self.loop_fault, self.warning)
         self.burning, self.loop_fault, self.loop_detect, self.warning = burning, loop_fault, (a, b), warning
         self.warning_s = self.warning_s + t.dt if warning else 0.0

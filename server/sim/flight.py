@@ -51,6 +51,7 @@ class Flight:
     on_ground: bool = True
     phase: str = "parked"  # parked, taxi, takeoff_roll, rejected_takeoff, stopped, climb, cruise, descent, approach
     landed: bool = False
+    held: bool = False  # (harness) altitude and speed stay where they were put
     transient: bool = False
 
     @property
@@ -59,6 +60,10 @@ class Flight:
         return round(self.ias_kt / 661.0 * (1.0 + self.altitude_ft / 56000.0), 2)
 
     def update(self, t: Tick, engines: Sequence[EngineRunning]) -> None:
+        if self.held:
+            self.vs_fpm = 0.0
+            self.transient = False
+            return
         c, dt = t.controls, t.dt
         eng = engines
         was = (self.on_ground, self.phase, round(self.vs_fpm), round(self.ias_kt))

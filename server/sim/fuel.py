@@ -50,9 +50,11 @@ class ApuRunning(Protocol):
     def running(self) -> bool: ...
 
 
-class OnGround(Protocol):
+class FlightConditions(Protocol):
     @property
     def on_ground(self) -> bool: ...
+    @property
+    def altitude_ft(self) -> float: ...
 
 ON_OFF = ("ON", "OFF")
 
@@ -109,6 +111,12 @@ ENGINE_LEAK_KGH = 1500.0
 TANK_LEAK_KGH = 1500.0
 APU_BURN_KGH = 120.0
 XFEED_TRAVEL_S = 2.0
+GRAVITY_CEILING_FT = 15000.0  # FCOM GRAVITY FUEL FEEDING: fuel not deaerated
+DEAERATION_ALT_FT = 30000.0
+DEAERATED_AFTER_S = 1800.0  # 30 min above FL300: the ceiling is the current level
+GRAVITY_FULL_KGH = 6000.0  # suction at or below the ceiling: more than an engine at TOGA asks
+GRAVITY_FADE_FT = 5000.0  # "far above" the ceiling suction gives nothing (uncertain)
+GRAVITY_REPRIME_KGH = 1500.0
 
 
 # (pump, AC bus index, may run from GEN 1 directly, centre pump, failure id, tank)
@@ -144,6 +152,11 @@ def _feed(xf: bool, ctr1: bool, ctr2: bool, wing_l: bool, wing_r: bool):
 
 
 _FEED = {k: _feed(*k) for k in itertools.product((False, True), repeat=5)}
+
+
+def fl_text(alt_ft: float) -> str:
+    """A level as the crew says it: FL150."""
+    return f"FL{round(alt_ft / 100.0):03d}"
 
 
 def _draw(q: dict[str, float], amount: float, groups: list[list[str]]) -> float:
@@ -184,6 +197,9 @@ class Fuel:
     used_kg: list[float] = field(default_factory=lambda: [0.0, 0.0])  # metered, since engine start
     ff_kgh: list[float] = field(default_factory=lambda: [0.0, 0.0])  # metered
     fob_at_start_kg: float = sum(STANDARD_LOAD_KG.values())
+    time_above_fl300_s: float = 0.0  # flight history: fuel deaerates above FL300
+    highest_alt_ft: float = 0.0
+    starved: list[bool] = field(default_factory=lambda: [False, False])  # a gravity-fed line that lost suction
     transient: bool = False
     _fed: list[bool] = field(default_factory=lambda: [False, False])
 
@@ -211,8 +227,9 @@ class Fuel:
         return self.feed_src[n - 1] == "GRAVITY"
 
     def update(self, t: Tick, elec: ElecForFuel, engines: FuelDemand, fire: FirePushbuttons, apu: ApuRunning,
-               flight: OnGround) -> None:
+               flight: FlightConditions) -> None:
         ff = t.failures & FAILURE_IDS if t.failures else _NO_FAILURES
+        self._deaeration(t.dt, flight.altitude_ft)
         changed = self._pumps(t.controls, ff, elec, flight.on_ground)
         changed |= self._crossfeed(t, ff)
         # Feed lines: which tanks pressurise each line (centre first, then wing pumps), then
@@ -223,7 +240,7 @@ class Fuel:
             press_d["CTR TK PUMP 1"], press_d["CTR TK PUMP 2"],
             press_d["L TK PUMP 1"] or press_d["L TK PUMP 2"], press_d["R TK PUMP 1"] or press_d["R TK PUMP 2"],
         )]
-        changed |= self._engines(t, ff, engines, fire, groups, pressed, labels)
+        changed |= self._engines(t, ff, engines, fire, groups, pressed, labels, flight.altitude_ft)
         # APU: from the left line (its own fuel pump when the line has no pressure).
         if apu.running:
             _draw(self.qty_kg, APU_BURN_KGH * t.dt / 3600.0, groups[0])
@@ -272,14 +289,16 @@ class Fuel:
         return True
 
     def _engines(self, t: Tick, ff: Set[str], engines: FuelDemand, fire: FirePushbuttons, groups, pressed,
-                 labels) -> bool:
+                 labels, alt_ft: float) -> bool:
         """Each engine's LP valve, feed source and metered flow; burns the fuel. True if a feed changed."""
         q = self.qty_kg
         changed = False
         for i in (0, 1):
             lp = t.controls[_MASTER[i]] == "ON" and not fire.eng_fire_pb_released(i + 1)
             own = q[_INNER[i][0]] > 0.0
-            fed = lp and (pressed[i] or own)
+            demand = engines.ff_kgh(i + 1) + (ENGINE_LEAK_KGH if _ENG_LEAK[i] in ff else 0.0)
+            gravity = own and not pressed[i] and self._gravity_holds(i, demand, alt_ft)
+            fed = lp and (pressed[i] or gravity)
             src = (labels[i] if pressed[i] else "GRAVITY") if fed else ""
             if (lp != self.lp_open[i] or fed != self._fed[i] or src != self.feed_src[i]
                     or pressed[i] != self.line_press[i]):
@@ -288,12 +307,51 @@ class Fuel:
                 self._fed[i] = fed
                 self.feed_src[i] = src
                 self.line_press[i] = pressed[i]
-            flow = engines.ff_kgh(i + 1) + (ENGINE_LEAK_KGH if _ENG_LEAK[i] in ff else 0.0) if fed else 0.0
+            flow = demand if fed else 0.0
             self.ff_kgh[i] = flow
             if flow > 0.0:
                 kg = flow * t.dt / 3600.0
                 self.used_kg[i] += kg - _draw(q, kg, groups[i])
         return changed
+
+    def set_history(self, time_above_fl300_s: float, highest_alt_ft: float) -> None:
+        """(start states) The flight so far, as far as the fuel's dissolved air is concerned."""
+        self.time_above_fl300_s = time_above_fl300_s
+        self.highest_alt_ft = highest_alt_ft
+
+    def _deaeration(self, dt: float, alt_ft: float) -> None:
+        """Flight history for the gravity feed ceiling: time above FL300, highest altitude."""
+        if alt_ft > DEAERATION_ALT_FT:
+            self.time_above_fl300_s += dt
+        self.highest_alt_ft = max(self.highest_alt_ft, alt_ft)
+
+    @property
+    def gravity_ceiling_ft(self) -> float:
+        """The gravity feed ceiling (FCOM GRAVITY FUEL FEEDING): FL150 with fuel that has not been above
+        FL300; FL300 once it has; the current level once it has spent 30 min above FL300 (deaerated)."""
+        if self.time_above_fl300_s >= DEAERATED_AFTER_S:
+            return max(DEAERATION_ALT_FT, self.highest_alt_ft)
+        if self.time_above_fl300_s > 0.0:
+            return DEAERATION_ALT_FT
+        return GRAVITY_CEILING_FT
+
+    def gravity_capacity_kgh(self, alt_ft: float) -> float:
+        """What suction from a tank can deliver: enough for any thrust at or below the ceiling, falling
+        to nothing 5,000 ft above it (the engine pump cavitates on the air coming out of the fuel)."""
+        above = alt_ft - self.gravity_ceiling_ft
+        if above <= 0.0:
+            return GRAVITY_FULL_KGH
+        return GRAVITY_FULL_KGH * max(0.0, 1.0 - above / GRAVITY_FADE_FT)
+
+    def _gravity_holds(self, i: int, demand_kgh: float, alt_ft: float) -> bool:
+        """A line fed by gravity alone starves when the engine asks more than suction gives; it
+        primes again once suction could feed an engine at idle with margin."""
+        capacity = self.gravity_capacity_kgh(alt_ft)
+        if self.starved[i]:
+            self.starved[i] = capacity < GRAVITY_REPRIME_KGH
+        elif demand_kgh > capacity:
+            self.starved[i] = True
+        return not self.starved[i]
 
     def _leaks_and_transfers(self, dt: float, ff: Set[str]) -> bool:
         """Tank leaks; outer cell transfer (valves latch open at inner low level). True if a valve latched."""
@@ -332,6 +390,7 @@ class Fuel:
         for p in TANK_PUMPS:
             v["fuel." + p.lower().replace(" ", "_") + "_press_ok"] = self.pump_press[p]
         v["fuel.xfeed_valve_open"] = self.xfeed_open
+        v["fuel.gravity_feed_ceiling_ft"] = round(self.gravity_ceiling_ft)
         return v
 
     def pump_fault(self, pump: str) -> bool:
@@ -369,6 +428,7 @@ class Fuel:
                                       "RIGHT": "OPEN" if self.outer_xfr_open[1] else "CLOSED"},
             "engine_feed": {f"ENG {i + 1}": {"lp_valve": "OPEN" if self.lp_open[i] else "CLOSED",
                                              "source": self.feed_src[i] or "NONE"} for i in (0, 1)},
+            "gravity_feed_ceiling": fl_text(self.gravity_ceiling_ft),
         }
 
     def inop(self, ac: Aircraft) -> list[str]:

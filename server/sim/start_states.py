@@ -60,15 +60,16 @@ def _apu_off(ac: Aircraft) -> None:
     _until(ac, lambda: not ac.apu.running, 180.0, "APU shut down")
 
 
-def _airborne(ac: Aircraft, altitude_ft: float, ias_kt: float, fcu: str, lever: str = "CL") -> None:
+def _airborne(ac: Aircraft, altitude_ft: float, ias_kt: float, fcu: str, lever: str = "CL",
+              minutes_above_fl300: float = 0.0) -> None:
+    """Flight conditions are written, the rest is flown; `minutes_above_fl300` is the flight's history
+    (a cruise long enough to deaerate the fuel, for the gravity feed ceiling)."""
     for name, pos in (("PARKING BRK", "OFF"), ("THR LEVER 1", lever), ("THR LEVER 2", lever),
                       ("FCU ALT", fcu), ("SIGNS", "ON"), ("TCAS MODE SEL", "TA/RA")):
         ac.set_control(name, pos)
-    fl = ac.flight
-    fl.on_ground = False
-    fl.altitude_ft = altitude_ft
-    fl.ias_kt = ias_kt
-    fl.phase = "cruise"
+    ac.set_flight_conditions(altitude_ft=altitude_ft, ias_kt=ias_kt, on_ground=False,
+                             fuel_minutes_above_fl300=minutes_above_fl300)
+    ac.flight.phase = "cruise"
     ac.advance(20.0)
 
 
@@ -119,21 +120,21 @@ def climb(world: dict[str, object]) -> Aircraft:
 def cruise(world: dict[str, object]) -> Aircraft:
     ac = engines_running(world)
     _apu_off(ac)
-    _airborne(ac, 35000.0, 270.0, "FL350")
+    _airborne(ac, 35000.0, 270.0, "FL350", minutes_above_fl300=60.0)
     return ac
 
 
 def descent(world: dict[str, object]) -> Aircraft:
     ac = engines_running(world)
     _apu_off(ac)
-    _airborne(ac, 24000.0, 290.0, "FL100", lever="IDLE")
+    _airborne(ac, 24000.0, 290.0, "FL100", lever="IDLE", minutes_above_fl300=60.0)
     return ac
 
 
 def approach(world: dict[str, object]) -> Aircraft:
     ac = engines_running(world)
     _apu_off(ac)
-    _airborne(ac, 3000.0, 160.0, "3000 FT", lever="CL")
+    _airborne(ac, 3000.0, 160.0, "3000 FT", lever="CL", minutes_above_fl300=60.0)
     return ac
 
 

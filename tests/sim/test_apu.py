@@ -1,6 +1,7 @@
 """APU protection and APU fire (domain reference §1.6, §4 A1, A2)."""
 
 from a320bench.server.sim import build
+from sim_bed import emer_config, start_apu
 
 
 def _lines(ac, title):
@@ -131,3 +132,33 @@ def test_status_keeps_the_apu_inop_after_a_protective_shutdown_and_master_sw_off
     ok.advance(70.0)
     assert ok.get("apu.running") is False
     assert ok.system_page("STATUS")["inop_sys"] == []
+
+
+def test_an_apu_start_on_batteries_above_fl250_does_not_light_and_the_ecb_aborts():
+    """APU-05: in flight the APU starts on the batteries alone only up to FL250 (FCOM APU start envelope);
+    above it the start does not light, the ECB aborts it and latches the FAULT light."""
+    ac = emer_config()
+    start_apu(ac, wait_s=90.0)  # the battery contactors close 45 s into the emergency, for the start
+    assert ac.get("apu.avail") is False
+    assert ac.get("apu.fault") is True
+    assert "APU AUTO SHUT DOWN" in ac.ecam_titles()
+
+
+def test_an_apu_start_on_batteries_below_fl250_brings_the_apu_gen_on_line():
+    """APU-05, ELEC-08: below FL250 the battery start lights; the battery contactors close for the start
+    once the emergency configuration is 45 s old (FBW BCL), and the APU GEN then takes both AC buses."""
+    ac = emer_config()
+    ac.set_flight_conditions(altitude_ft=20000.0, hold=True)
+    ac.advance(40.0)
+    start_apu(ac, wait_s=90.0)
+    assert ac.get("apu.avail") is True
+    assert ac.get("elec.ac_bus_1_source") == "APU GEN"
+    assert ac.get("elec.ac_bus_2_source") == "APU GEN"
+    assert "ELEC EMER CONFIG" not in ac.ecam_titles()
+
+
+def test_an_apu_start_at_fl350_on_normal_power_lights():
+    """APU-05: the FL250 limit is for a start on the batteries alone; with the TRs on line it starts."""
+    ac = build("cruise")
+    start_apu(ac, wait_s=60.0)
+    assert ac.get("apu.avail") is True

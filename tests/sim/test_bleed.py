@@ -3,6 +3,7 @@
 import json
 
 from a320bench.server.sim import FAILURES, build
+from sim_bed import start_apu
 
 
 def _lines(ac, title):
@@ -360,3 +361,37 @@ def test_wing_anti_ice_restored_through_the_crossbleed_is_not_left_inop():
     ac.advance(2.0)
     assert ac.get("bleed.wing_anti_ice_r_valve_open") is True
     assert "WING A.ICE" not in ac.system_page("STATUS")["inop_sys"]
+
+
+def _apu_bleed_at(altitude_ft: float):
+    ac = build("cruise")
+    ac.set_flight_conditions(altitude_ft=altitude_ft, hold=True)
+    start_apu(ac, wait_s=60.0)
+    ac.set_control("APU BLEED", "ON")
+    ac.advance(10.0)
+    return ac
+
+
+def test_apu_bleed_supplies_both_packs_up_to_about_15000_ft():
+    """AIR-10: APU bleed: two packs up to about 15,000 ft (FCOM APU bleed limits)."""
+    ac = _apu_bleed_at(14000.0)
+    assert ac.get("bleed.apu_valve_open") is True
+    assert (ac.get("bleed.pack_1_flow_pct"), ac.get("bleed.pack_2_flow_pct")) == (120, 120)
+
+
+def test_above_15000_ft_the_apu_bleed_feeds_one_pack_up_to_about_22500_ft():
+    """AIR-10: between 15,000 and 22,500 ft the APU air no longer keeps two packs at their flow; one pack it
+    still does (FCOM APU bleed limits)."""
+    ac = _apu_bleed_at(21000.0)
+    assert ac.get("bleed.pack_1_flow_pct") < 80
+    ac.set_control("PACK 2", "OFF")
+    ac.advance(5.0)
+    assert ac.get("bleed.pack_1_flow_pct") == 120
+
+
+def test_at_fl350_apu_bleed_cannot_feed_the_packs():
+    """AIR-10: far above the APU bleed ceiling the packs close for lack of pressure (the engine bleeds are
+    closed by the open APU bleed valve): the cabin loses its inflow."""
+    ac = _apu_bleed_at(35000.0)
+    assert (ac.get("bleed.pack_1_valve_open"), ac.get("bleed.pack_2_valve_open")) == (False, False)
+    assert ac.get("press.cabin_vs_fpm") > 0

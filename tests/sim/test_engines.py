@@ -270,3 +270,13 @@ def test_a_rejected_takeoff_is_a_landing_roll_for_the_fwc_phases_8_then_9():
     assert ac.flight.phase == "rejected_takeoff" and ac.flight.fwc_phase(ac) == 8
     ac.advance(60.0)
     assert ac.flight.phase == "stopped" and ac.flight.ias_kt == 0.0 and ac.flight.fwc_phase(ac) == 9
+
+
+def test_an_eng_fire_pb_pushed_in_flight_with_the_master_still_on_shows_eng_shut_down():
+    """FWC-05: ENG SHUT DOWN follows the FIRE PB in flight (and in phases 1, 2, 9, 10), the master lever in phases 3-8
+    (FG a320-fwc.xml eng-1-shutdown)."""
+    ac = build("cruise")
+    ac.set_control("ENG 2 FIRE", "RELEASED")
+    ac.advance(5.0)
+    assert ac.get("controls.ENG MASTER 2") == "ON"
+    assert "ENG 2 SHUT DOWN" in ac.ecam_titles()

@@ -165,9 +165,12 @@ def test_a_single_loop_fault_is_a_level_1_caution_and_the_other_loop_still_detec
     assert ac.ecam_titles() == ["ENG 1 FIRE", "ENG 1 FIRE LOOP A FAULT"]
 
 
-def test_both_loops_faulty_give_a_fire_det_fault_caution_and_no_fire_warning():
+def test_both_loops_lost_more_than_5_s_apart_give_a_fire_det_fault_caution_and_no_fire_warning():
+    """FIRE-04: two loop faults more than 5 s apart are a detection fault (FCOM fire detection unit logic)."""
     ac = build("cruise")
-    ac.inject_failure("fire_eng2_det_fault")
+    ac.inject_failure("fire_eng2_loop_a_fault")
+    ac.advance(10.0)
+    ac.inject_failure("fire_eng2_loop_b_fault")
     ac.advance(1.0)
     assert ac.ecam_titles() == ["ENG 2 FIRE DET FAULT"]
     assert ac.read_ecam()["master_caution"] is True
@@ -177,6 +180,28 @@ def test_both_loops_faulty_give_a_fire_det_fault_caution_and_no_fire_warning():
     assert ac.get("fire.eng2_burning") is True
     assert ac.get("fire.eng2_warning") is False
     assert ac.ecam_titles() == ["ENG 2 FIRE DET FAULT"]
+
+
+def test_both_loops_lost_within_5_s_of_each_other_give_the_fire_warning():
+    """FIRE-05: "fault on loop A and fault on loop B within 5 seconds" is a fire burning through both loops
+    (FCOM fire detection unit logic): the FDU gives the fire warning, not a detection fault."""
+    ac = build("cruise")
+    ac.inject_failure("fire_eng2_loop_a_fault")
+    ac.advance(4.0)
+    ac.inject_failure("fire_eng2_loop_b_fault")
+    ac.advance(1.0)
+    assert ac.get("fire.eng2_burning") is False
+    assert ac.get("fire.eng2_warning") is True
+    assert ac.ecam_titles() == ["ENG 2 FIRE"]
+    assert ac.read_ecam()["master_warning"] is True
+
+
+def test_both_loops_lost_at_the_same_instant_give_the_fire_warning():
+    """FIRE-05: a simultaneous loss of both loops is the limiting case of the 5 s rule."""
+    ac = build("cruise")
+    ac.inject_failure("fire_eng1_det_fault")
+    ac.advance(1.0)
+    assert ac.ecam_titles() == ["ENG 1 FIRE"]
 
 
 def test_the_fire_test_reports_the_loop_faults_on_the_fire_page():

@@ -87,10 +87,61 @@ def test_both_left_pumps_failed_put_engine_1_on_gravity_feed():
     ac.advance(2.0)
     assert ac.ecam_titles() == ["FUEL L TK PUMP 1+2 LO PR"]
     assert _lines(ac, "FUEL L TK PUMP 1+2 LO PR") == [
-        ".IF NO FUEL LEAK:", "-FUEL X FEED..........ON", "-L TK PUMP 1.........OFF", "-L TK PUMP 2.........OFF"]
+        ".IF NO FUEL LEAK:", "-FUEL X FEED..........ON", "-L TK PUMP 1.........OFF", "-L TK PUMP 2.........OFF",
+        ".IF GRVTY FEED :", "-ENG MODE SEL........IGN", "AVOID NEGATIVE G FACTOR", "MAX FL.............FL350"]
     assert ac.get("fuel.eng_1_fed") is True
     assert ac.get("fuel.eng_1_gravity_feed") is True
     assert ac.system_page("FUEL")["engine_feed"]["ENG 1"] == {"lp_valve": "OPEN", "source": "GRAVITY"}
+
+
+def _left_side_on_gravity(ac):
+    """Both left pumps lost and the crossfeed stuck shut: engine 1 has only suction from its own tank."""
+    for f in ("fuel_l_tk_pump_1_fail", "fuel_l_tk_pump_2_fail", "fuel_xfeed_valve_stuck_closed"):
+        ac.inject_failure(f)
+    ac.set_control("CTR TK PUMP 1", "OFF")  # the left line then has no pump at all
+    ac.set_control("X FEED", "ON")
+
+
+def test_gravity_feeds_an_engine_for_hours_once_the_fuel_is_deaerated():
+    """FUEL-09: after 30 min above FL300 the gravity feed ceiling is the current level (FCOM GRAVITY FUEL
+    FEEDING): at FL350 engine 1 keeps running on gravity."""
+    ac = build("cruise")
+    ac.set_flight_conditions(altitude_ft=35000.0, ias_kt=270.0, hold=True, fuel_minutes_above_fl300=40)
+    _left_side_on_gravity(ac)
+    ac.advance(3600.0)
+    assert ac.get("fuel.gravity_feed_ceiling_ft") == 35000
+    assert ac.get("fuel.eng_1_feed_source") == "GRAVITY"
+    assert ac.get("eng1.running") is True
+
+
+def test_no_gravity_feed_far_above_the_ceiling_the_engine_flames_out():
+    """FUEL-08: fuel that has not been 30 min above FL300 gravity-feeds only up to FL300 (FL150 if it never
+    flew above FL300); 5,000 ft above the ceiling suction gives nothing and the engine starves (FCOM GRAVITY
+    FUEL FEEDING ceiling; the fade above it is this model's)."""
+    ac = build("cruise")
+    ac.set_flight_conditions(altitude_ft=35000.0, ias_kt=270.0, hold=True, fuel_minutes_above_fl300=10)
+    assert ac.get("fuel.gravity_feed_ceiling_ft") == 30000
+    _left_side_on_gravity(ac)
+    ac.advance(60.0)
+    assert ac.get("eng1.running") is False
+    assert ac.get("fuel.eng_1_fed") is False
+    assert "ENG 1 FAIL" in ac.ecam_titles()
+    assert ac.get("eng2.running") is True
+
+
+def test_below_the_gravity_feed_ceiling_the_engine_runs_and_relights_on_gravity():
+    """FUEL-08: at or below FL150 suction feeds an engine at any thrust, whatever the fuel's history."""
+    ac = build("climb")
+    ac.set_flight_conditions(altitude_ft=20000.0, ias_kt=290.0, hold=True)
+    assert ac.get("fuel.gravity_feed_ceiling_ft") == 15000
+    _left_side_on_gravity(ac)
+    ac.advance(30.0)
+    assert ac.get("eng1.running") is False  # 5,000 ft above a FL150 ceiling: starved
+    ac.set_flight_conditions(altitude_ft=14000.0)
+    ac.set_control("ENG MODE", "IGN START")
+    ac.advance(60.0)
+    assert ac.get("eng1.running") is True
+    assert ac.get("fuel.eng_1_feed_source") == "GRAVITY"
 
 
 def test_both_left_pumps_failed_and_x_feed_on_feed_engine_1_from_the_right_tank():

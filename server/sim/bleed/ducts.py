@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 REG_PSI = 45.0  # regulated duct pressure (uncertain: 40-45 psi)
 APU_PSI = 38.0
+APU_FULL_FLOW_PSI = 25.0  # a pack gets its full flow from this duct pressure up (packs.flow)
+APU_TWO_PACKS_FT = 15000.0
+APU_ONE_PACK_FT = 22500.0
 FAILED_REG_PSI = 75.0  # regulation lost: the duct sees near-HP pressure
 BMC_OVERPRESS_PSI = 60.0
 PRECOOLER_C = 190.0
@@ -35,7 +38,7 @@ def port_key(b: Bleed, i: int, n2_pct: float) -> object:
     return min(REG_PSI, round(port_psi, 1)), n2_pct < 75.0
 
 
-def apu_and_crossbleed(b: Bleed, t: Tick, apu: ApuBleed, side_leak: tuple[bool, bool]) -> bool:
+def apu_and_crossbleed(b: Bleed, t: Tick, apu: ApuBleed, side_leak: tuple[bool, bool], altitude_ft: float) -> bool:
     """Solve the APU bleed and crossbleed valves. True if either changed."""
     leak = b.leak
     # APU bleed: the APU opens its valve (N > 95 %, APU BLEED ON); a leak on the left side,
@@ -52,8 +55,23 @@ def apu_and_crossbleed(b: Bleed, t: Tick, apu: ApuBleed, side_leak: tuple[bool, 
     changed = apu_air != b.apu_valve_open or x_open != b.xbleed_open
     b.apu_valve_open = apu_air
     b.xbleed_open = x_open
-    b.apu_supply_psi = APU_PSI if apu_air else 0.0
+    packs_on = (t.controls["PACK 1"] == "ON") + (t.controls["PACK 2"] == "ON")
+    b.apu_supply_psi = apu_bleed_psi(altitude_ft, packs_on) if apu_air else 0.0
     return changed
+
+
+def apu_bleed_psi(altitude_ft: float, packs: int) -> float:
+    """APU bleed pressure for `packs` packs at this altitude. The APU's air falls off with altitude:
+    enough for both packs up to about 15,000 ft and for one up to about 22,500 ft (FCOM APU bleed
+    limits); above, the packs get less than their flow and close below their minimum pressure."""
+    if altitude_ft <= APU_TWO_PACKS_FT:
+        capacity = 2.0 + (APU_TWO_PACKS_FT - max(0.0, altitude_ft)) / APU_TWO_PACKS_FT  # 3 at sea level
+    elif altitude_ft <= APU_ONE_PACK_FT:
+        capacity = 2.0 - (altitude_ft - APU_TWO_PACKS_FT) / (APU_ONE_PACK_FT - APU_TWO_PACKS_FT)
+    else:
+        capacity = max(0.0, 1.0 - (altitude_ft - APU_ONE_PACK_FT) / (APU_ONE_PACK_FT - APU_TWO_PACKS_FT))
+    share = capacity / max(1, packs)  # pack flows the APU can give each pack
+    return min(APU_PSI, APU_FULL_FLOW_PSI * share)
 
 
 def engine_valves(b: Bleed, t: Tick, engs: Sequence[EngineAir], fire: FirePushbuttons,

@@ -53,6 +53,13 @@ class FirePushbuttons(Protocol):
     def eng_fire_pb_released(self, n: int) -> bool: ...
 
 
+class FlightConditions(Protocol):
+    @property
+    def on_ground(self) -> bool: ...
+    @property
+    def altitude_ft(self) -> float: ...
+
+
 def _pair(v: object) -> list:
     return field(default_factory=lambda: [v, v])
 
@@ -126,19 +133,22 @@ class Bleed:
         return anti_ice.eai_fault_light(self, n, ac.controls, ac.eng.engines[n - 1].running)
 
     # ---- tick --------------------------------------------------------------------------
-    def _inputs(self, t: Tick, apu: ApuBleed, engs: Sequence[EngineAir], fire: FirePushbuttons, on_ground: bool) -> tuple:
+    def _inputs(self, t: Tick, apu: ApuBleed, engs: Sequence[EngineAir], fire: FirePushbuttons,
+                flight: FlightConditions) -> tuple:
         """Everything the update reads; when it is unchanged and nothing moves, the state is a fixed point."""
         e0, e1 = engs
         return (
-            _panel(t.controls), t.failures & OWN_FAILURES, on_ground,
+            _panel(t.controls), t.failures & OWN_FAILURES, flight.on_ground,
+            flight.altitude_ft if apu.bleed_valve_open else None,
             apu.bleed_valve_open, apu.avail, port_key(self, 0, e0.n2_pct), port_key(self, 1, e1.n2_pct),
             e0.start_valve_open, e1.start_valve_open, e0.starting, e1.starting,
             e0.running, e1.running, fire.eng_fire_pb_released(1), fire.eng_fire_pb_released(2),
         )
 
     def update(self, t: Tick, apu: ApuBleed, engines: Sequence[EngineAir], fire: FirePushbuttons,
-               on_ground: bool) -> None:
-        inputs = self._inputs(t, apu, engines, fire, on_ground)
+               flight: FlightConditions) -> None:
+        on_ground = flight.on_ground
+        inputs = self._inputs(t, apu, engines, fire, flight)
         if not self.transient and inputs == self._inputs_seen:
             return
         self._inputs_seen = inputs
@@ -150,7 +160,7 @@ class Bleed:
         transient = leaks.detect(self, f)
         side_leak = leaks.side_leaks(self)
         # Valves that admit air, then the pressure on each side of the duct.
-        transient |= ducts.apu_and_crossbleed(self, t, apu, side_leak)
+        transient |= ducts.apu_and_crossbleed(self, t, apu, side_leak, flight.altitude_ft)
         transient |= ducts.engine_valves(self, t, engines, fire, side_leak)
         ducts.duct_pressure(self, f, leaking)
         # What the duct feeds: the leak loops next to a leak, packs, anti-ice.

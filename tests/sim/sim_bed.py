@@ -1,0 +1,39 @@
+"""Test bed for the simulator tests: aircraft in the situations the tests start from, and ECAM readers."""
+
+from __future__ import annotations
+
+from a320bench.server.sim import Aircraft, build
+
+
+def lines(ac: Aircraft, title: str) -> list[str]:
+    """The procedure lines the ECAM shows now under `title` (fails if it is not displayed)."""
+    for a in ac.read_ecam()["alerts"]:
+        if a["title"] == title:
+            return a["lines"]
+    raise AssertionError(f"{title} not displayed; shown: {ac.ecam_titles()}")
+
+
+def emer_config(start: str = "cruise", settle_s: float = 10.0) -> Aircraft:
+    """Both engine generators tripped in flight: AC BUS 1 and 2 lost, the RAT out, the EMER GEN on line."""
+    ac = build(start)
+    ac.inject_failure("elec_gen1_gcu_trip")
+    ac.inject_failure("elec_gen2_gcu_trip")
+    ac.advance(settle_s)
+    return ac
+
+
+def ess_buses_on_bat(start: str = "cruise") -> Aircraft:
+    """AC BUS 1 and 2 lost and the emergency generator does not couple: the essential buses on batteries."""
+    ac = build(start)
+    for f in ("elec_gen1_gcu_trip", "elec_gen2_gcu_trip", "elec_emer_gen_fail"):
+        ac.inject_failure(f)
+    ac.advance(10.0)
+    return ac
+
+
+def start_apu(ac: Aircraft, wait_s: float = 90.0) -> None:
+    """MASTER SW ON, START after the flap has opened, then wait."""
+    ac.set_control("APU MASTER SW", "ON")
+    ac.advance(5.0)
+    ac.set_control("APU START", "ON")
+    ac.advance(wait_s)
