@@ -23,11 +23,12 @@ master OFF), because the FWC needs its timer.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .flight import performance as perf
 from .tick import Tick
 
 if TYPE_CHECKING:
@@ -60,7 +61,16 @@ class FlightConditions(Protocol):
     @property
     def altitude_ft(self) -> float: ...
     @property
-    def vs_fpm(self) -> float: ...
+    def mach(self) -> float: ...
+
+
+class ThrustDemand(Protocol):
+    """What the levers and the A/THR ask of each engine (flight guidance)."""
+
+    @property
+    def thrust_frac(self) -> Sequence[float]: ...
+    @property
+    def reverse(self) -> Sequence[bool]: ...
 
 THRUST = ("REV", "IDLE", "CL", "FLX/MCT", "TOGA")
 
@@ -91,17 +101,33 @@ FAILURES = tuple(
             resettable=True),
 )
 
-IDLE_N2_GROUND = 58.0
-IDLE_N2_FLIGHT = 66.0
-N2_TARGET = {"REV": 75.0, "CL": 88.0, "FLX/MCT": 92.0, "TOGA": 97.0}
+GROUND_IDLE_N2 = 60.0  # ground idle ~20 % N1, ~60 % N2 (CFM56-5B)
+GROUND_IDLE_N1 = 20.0
+N2_PER_N1 = 0.47  # above ground idle, N2 rises about half as fast as N1
+REVERSE_N1 = 70.0
 STARTER_N2 = 26.0
+CRANK_RATE_PCT_S = 1.3  # the air starter: ~17 s to light-off
 LIGHT_OFF_N2 = 22.0
+START_ACCEL_PCT_S = 1.5  # light-off to starter cut-out (~19 s); start to idle ~45 s in all
 RELIGHT_N2_FLIGHT = 12.0
 START_VALVE_CUTOUT_N2 = 50.0
 RUNNING_N2 = 50.0
-BELOW_IDLE_N2 = IDLE_N2_GROUND - 3.0  # FBW: core below idle = 3 % under the idle N2
+BELOW_IDLE_N2 = GROUND_IDLE_N2 - 3.0  # FBW: core below idle = 3 % under the idle N2
 WINDMILL_N2_PER_KT = 0.08
 WINDMILL_N1_PER_KT = 0.09
+SPOOL_UP_TAU_S = 2.0
+SPOOL_DOWN_TAU_S = 3.0
+REVERSE_SHARE = 0.3  # reverse thrust, share of TOGA
+START_EGT_C = 650.0  # start peak (below the 725 degC start limit)
+START_FF_KGH = 120.0
+
+
+def n1_for_n2(n2: float) -> float:
+    return GROUND_IDLE_N1 + (n2 - GROUND_IDLE_N2) / N2_PER_N1 if n2 >= GROUND_IDLE_N2 else n2 / 3.0
+
+
+def n2_for_n1(n1: float) -> float:
+    return GROUND_IDLE_N2 + (n1 - GROUND_IDLE_N1) * N2_PER_N1 if n1 >= GROUND_IDLE_N1 else n1 * 3.0
 # CFM56-5B indications (domain reference §1.5; FG message thresholds).
 OIL_LO_PR_PSI = 13.0
 OIL_HI_TEMP_C = 155.0
@@ -134,6 +160,7 @@ class Engine:
     fail_armed: bool = False
     fail_latched: bool = False
     fail_s: float = 0.0
+    reverse: bool = False
     dual_reset: bool = False  # this engine's master was cycled since a dual flame-out
 
     def vars(self) -> dict[str, object]:
@@ -180,48 +207,66 @@ class Engine:
                 LIGHT_OFF_N2 if on_ground else RELIGHT_N2_FLIGHT):
             self.combustion = True
 
-    def spool(self, t: Tick, nm: _Names, flight: FlightConditions) -> bool:
-        """N2 toward its target (starter, windmill, idle or the thrust lever), then N1 and `running`.
-        True while N2 still moves."""
+    def spool(self, dt: float, thrust_frac: float, reverse: bool, flight: FlightConditions) -> bool:
+        """N2 toward its target - the starter, the windmill, the start acceleration, or the FADEC's
+        N1 for the thrust asked - then N1 and `running`. True while N2 still moves."""
         n2 = self.n2_pct
-        on_ground = flight.on_ground
-        lever = t.controls[nm.lever]
+        on_ground, ias = flight.on_ground, flight.ias_kt
+        windmill = 0.0 if on_ground else WINDMILL_N2_PER_KT * ias
         if self.seized:
-            n2_target, tau = 0.0, 2.0
+            target = 0.0
+            n2 = _settle(n2, target, 2.0, dt, 0.02)
+        elif self.combustion and n2 < RUNNING_N2:
+            target = RUNNING_N2  # light-off to starter cut-out
+            n2 = min(target, max(n2, windmill) + START_ACCEL_PCT_S * dt)
         elif self.combustion:
-            idle = IDLE_N2_GROUND if on_ground else IDLE_N2_FLIGHT
-            n2_target = N2_TARGET.get(lever, idle) if n2 >= RUNNING_N2 - 2 else idle
-            if not on_ground and lever == "CL" and flight.vs_fpm <= 0:
-                n2_target = 85.0  # cruise thrust is below the climb detent's maximum
-            tau = 6.0 if n2 < RUNNING_N2 else 2.5
+            idle_n1 = perf.idle_n1_pct(ias, on_ground)
+            n1_target = REVERSE_N1 if reverse else perf.n1_for_fraction(thrust_frac, idle_n1)
+            target = n2_for_n1(n1_target)
+            n2 = _settle(n2, target, SPOOL_UP_TAU_S if target > n2 else SPOOL_DOWN_TAU_S, dt, 0.02)
+        elif self.start_valve_open and windmill < STARTER_N2:
+            target = STARTER_N2
+            n2 = min(target, n2 + CRANK_RATE_PCT_S * dt) if n2 < target else n2
         else:
-            windmill = 0.0 if on_ground else WINDMILL_N2_PER_KT * flight.ias_kt
-            n2_target = STARTER_N2 if self.start_valve_open and windmill < STARTER_N2 else windmill
-            tau = 4.0 if self.start_valve_open else 8.0
-        n2 += (n2_target - n2) * min(1.0, t.dt / tau)
-        moving = abs(n2 - n2_target) >= 0.02
-        if not moving:
-            n2 = n2_target
+            target = windmill
+            n2 = _settle(n2, target, 8.0, dt, 0.02)
+        # A target that drifts slowly (the A/THR following a weight that burns off) is followed
+        # within a step: only a spool still on its way counts as moving.
+        moving = n2 != target
         self.n2_pct = n2
         self.running = self.combustion and n2 >= RUNNING_N2
-        if self.combustion and n2 > 50:
-            self.n1_pct = (n2 - 50.0) * 1.75 + 19.0
+        if self.combustion and n2 >= RUNNING_N2:
+            self.n1_pct = n1_for_n2(n2)
         else:
             # The fan windmills freely even with a seized core.
-            self.n1_pct = max(n2 * 0.38, 0.0 if on_ground else WINDMILL_N1_PER_KT * flight.ias_kt)
+            self.n1_pct = max(n2 / 3.0, 0.0 if on_ground else WINDMILL_N1_PER_KT * ias)
+        self.reverse = reverse and self.running
         return moving
 
-    def indications(self, t: Tick, nm: _Names, f: Set[str], quiet: bool, altitude_ft: float, on_ground: bool) -> None:
-        """EGT, fuel flow, vibration and oil, from the spools and the failures."""
+    def thrust_n(self, flight: FlightConditions) -> float:
+        """Net thrust from N1 at the flight condition (negative in reverse); nothing before it runs."""
+        if not self.running:
+            return 0.0
+        mach = flight.mach
+        if self.reverse:
+            return -REVERSE_SHARE * perf.toga_thrust_n(flight.altitude_ft, mach)
+        idle_n1 = perf.idle_n1_pct(flight.ias_kt, flight.on_ground)
+        return perf.thrust_for_fraction(perf.fraction_for_n1(self.n1_pct, idle_n1), flight.altitude_ft, mach)
+
+    def indications(self, t: Tick, nm: _Names, f: Set[str], quiet: bool, flight: FlightConditions) -> None:
+        """Fuel flow, EGT, vibration and oil, from the spools, the thrust and the failures."""
         dt, n1, n2 = t.dt, self.n1_pct, self.n2_pct
-        if self.combustion:
-            egt_target = 620.0 if n2 < RUNNING_N2 else 390.0 + max(0.0, n2 - IDLE_N2_GROUND) * 13.0
-            alt_factor = 1.0 - 0.5 * min(altitude_ft, 39000.0) / 39000.0
-            self.ff_kgh = (300.0 + max(0.0, n1 - 19.0) * 30.0) * alt_factor
-            self.fuel_used_kg += self.ff_kgh * dt / 3600.0
+        if self.combustion and not self.running:
+            egt_target = START_EGT_C
+            self.ff_kgh = START_FF_KGH + max(0.0, n2 - LIGHT_OFF_N2) * 6.0
+        elif self.combustion:
+            egt_target = 400.0 + (n1 - GROUND_IDLE_N1) * 5.2
+            self.ff_kgh = perf.fuel_flow_kgh(abs(self.thrust_n(flight)), flight.altitude_ft, flight.mach)
         else:
-            egt_target = 15.0 if on_ground else -15.0
+            egt_target = 15.0 if flight.on_ground else -15.0
             self.ff_kgh = 0.0
+        if self.combustion:
+            self.fuel_used_kg += self.ff_kgh * dt / 3600.0
         self.egt_c = _settle(self.egt_c, egt_target, 5.0, dt, 1.0)
         # Vibration: proportional to spool speed; a damaged fan/core shakes hard.
         if self.seized:
@@ -297,9 +342,10 @@ _NAMES = {1: _names(1), 2: _names(2)}
 class Engines:
     engines: list[Engine] = field(default_factory=lambda: [Engine(1), Engine(2)])
     transient: bool = False
+    _thrust_n: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
     def update(self, t: Tick, elec: DcPower, fire: FirePushbuttons, fuel: FuelFeed, bleed: StartAir,
-               flight: FlightConditions) -> None:
+               flight: FlightConditions, thrust: ThrustDemand) -> None:
         f = t.failures
         dual = "eng_dual_flameout" in f
         dc = elec.dc_bat_or_ess_powered
@@ -319,9 +365,10 @@ class Engines:
             fadec = (dc or e.running) and not fire_pb
             e.start_and_ignition(t.controls, master, fadec, bleed.start_air_ok(e.n), flight.on_ground)
             e.combustion_step(master, not fire_pb and fuel.engine_fed(e.n), fadec, flameout, flight.on_ground)
-            moving |= e.spool(t, nm, flight)
-            e.indications(t, nm, f, quiet, flight.altitude_ft, flight.on_ground)
+            moving |= e.spool(t.dt, thrust.thrust_frac[e.n - 1], thrust.reverse[e.n - 1], flight)
+            e.indications(t, nm, f, quiet, flight)
             moving |= e.fail_monitor(t.dt, master, fire_pb) or e.start_valve_open
+            self._thrust_n[e.n - 1] = e.thrust_n(flight)
         if dual and self.engines[0].dual_reset and self.engines[1].dual_reset:
             t.resolve("eng_dual_flameout")
         self.transient = moving
@@ -332,6 +379,9 @@ class Engines:
 
     def running(self, n: int) -> bool:
         return self.engines[n - 1].running
+
+    def thrust_n(self, n: int) -> float:
+        return self._thrust_n[n - 1]
 
     def ff_kgh(self, n: int) -> float:
         """Fuel flow engine n asks of its feed line."""

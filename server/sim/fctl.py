@@ -80,6 +80,7 @@ class Fctl:
     engaged: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(COMPUTERS, False))
     law: str = "GROUND"
     adrs: int = 0  # air data references powered
+    _speed_brakes: int = 3  # speed brake spoilers available
     any_failed: bool = False
     transient: bool = False
     _inputs: tuple = ()  # (crew actions seen, DC ESS, DC 2) at the last computer update
@@ -93,6 +94,7 @@ class Fctl:
         self.adrs = elec.ac_ess_powered + elec.ac_bus_powered(2) + elec.ac_bus_powered(1)
         quiet = f.isdisjoint(_ALL_IDS)
         inputs = (t.crew_actions, dc_ess, dc_2)
+        self._speed_brakes = self._spoilers(hyd)
         if quiet and not self.any_failed and inputs == self._inputs:
             # No crew action, power change or failure: the computers are as they were.
             self.law = self._law(hyd, flight.on_ground)
@@ -115,6 +117,12 @@ class Fctl:
         self.any_failed = not quiet and any(self.failed.values())
         self.law = self._law(hyd, flight.on_ground)
         self.transient = (tuple(self.engaged.values()), self.law) != was
+
+    def _spoilers(self, hyd: HydPressures) -> int:
+        g = self.engaged
+        y = hyd.circuit_psi("yellow") >= LO_PR_PSI
+        b = hyd.circuit_psi("blue") >= LO_PR_PSI
+        return (g["SEC 3"] and y) + (g["SEC 1"] and b) + (g["SEC 1"] and y)
 
     def _law(self, hyd: HydPressures, on_ground: bool) -> str:
         if on_ground:
@@ -142,6 +150,12 @@ class Fctl:
         return "NORMAL"
 
     # ---- queries -------------------------------------------------------------------
+    @property
+    def speed_brake_share(self) -> float:
+        """Share of the speed brake surfaces (spoilers 2, 3, 4) that deploy: each needs its SEC and
+        its hydraulic circuit (spoiler 2: SEC 3, Yellow; 3: SEC 1, Blue; 4: SEC 1, Yellow)."""
+        return self._speed_brakes / 3.0
+
     def fault_light(self, name: str, ac: Aircraft) -> bool:
         return self.any_failed and self.failed[name] and ac.controls[name] == "ON"
 

@@ -6,7 +6,8 @@ protocols each module declares). A system changes nothing outside itself
 except through the three narrow doors here, so a reader of one module can
 find everything that can change it:
 
-* `pushed(control)` consumes a momentary control's push (AGENT, IDG DISC, ...);
+* `pushed(control)` / `pushed_to(control, position)` consume a momentary control's push (AGENT,
+  IDG DISC, an FCU knob pushed or pulled);
 * `resolve(failure_id)` ends a resettable failure the crew's action has cured
   (a GCU reset, a relight, a pack that cooled down);
 * `release(control, position)` moves a control the aircraft itself moves: a
@@ -32,18 +33,22 @@ class Tick:
     crew_actions: int = 0  # crew control actions so far: a cheap "has the crew done anything" counter
     _controls: dict[str, str] = field(default_factory=dict)
     _failures: set[str] = field(default_factory=set)
-    _pushes: set[str] = field(default_factory=set)
+    _pushes: dict[str, str] = field(default_factory=dict)  # momentary control -> the position it was set to
 
     @classmethod
-    def bound(cls, controls: dict[str, str], failures: set[str], world: World, pushes: set[str]) -> Tick:
+    def bound(cls, controls: dict[str, str], failures: set[str], world: World, pushes: dict[str, str]) -> Tick:
         """A context reading (and, through its doors, writing) the facade's own state."""
         return cls(controls=controls, failures=failures, world=world, _controls=controls, _failures=failures,
                    _pushes=pushes)
 
     def pushed(self, control: str) -> bool:
         """Was this momentary control pushed since the last step? (Consumes the push.)"""
-        if control in self._pushes:
-            self._pushes.discard(control)
+        return self._pushes.pop(control, None) is not None
+
+    def pushed_to(self, control: str, position: str) -> bool:
+        """Was this momentary control set to `position` (a knob pushed or pulled)? (Consumes it.)"""
+        if self._pushes.get(control) == position:
+            del self._pushes[control]
             return True
         return False
 

@@ -37,3 +37,30 @@ def start_apu(ac: Aircraft, wait_s: float = 90.0) -> None:
     ac.advance(5.0)
     ac.set_control("APU START", "ON")
     ac.advance(wait_s)
+
+
+def emergency_descent(ac: Aircraft, fcu_alt: str = "FL100", speed: str | None = "340 KT",
+                      speed_brakes: bool = True) -> None:
+    """The EMER DESCENT flying actions: FCU ALT set and pulled (OP DES), thrust levers IDLE, speed brakes
+    full, maximum speed selected (pulled). Each action as a set_control, without the 2 s a tool call takes."""
+    ac.set_control("FCU ALT", fcu_alt)
+    ac.set_control("FCU ALT KNOB", "PULL")
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.set_control("THR LEVER 2", "IDLE")
+    if speed_brakes:
+        ac.set_control("SPD BRK", "FULL")
+    if speed:
+        ac.set_control("FCU SPD", speed)
+        ac.set_control("FCU SPD KNOB", "PULL")
+
+
+def open_descent(ac: Aircraft, fcu_alt: str) -> None:
+    """FCU ALT set and the ALT knob pulled: an open descent at idle with the A/THR."""
+    ac.set_control("FCU ALT", fcu_alt)
+    ac.set_control("FCU ALT KNOB", "PULL")
+
+
+def level_off_thrust(ac: Aircraft) -> None:
+    """At the end of an emergency descent: thrust levers back to CL with the A/THR, speed brakes in."""
+    for control, position in (("THR LEVER 1", "CL"), ("THR LEVER 2", "CL"), ("A/THR", "ON"), ("SPD BRK", "RET")):
+        ac.set_control(control, position)

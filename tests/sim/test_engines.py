@@ -55,7 +55,7 @@ def test_a_flame_out_relights_after_master_off_then_on_with_ignition():
     ac.set_control("ENG MASTER 1", "ON")
     ac.advance(30.0)
     assert ac.get("eng1.running") is True
-    assert ac.get("eng1.n2_pct") == 66.0  # flight idle
+    assert 60.0 < ac.get("eng1.n2_pct") < 70.0  # flight idle: above ground idle, rising with ram air
     assert ac.get("elec.gen_1_online") is True
     assert ac.ecam_titles() == []
 
@@ -79,7 +79,7 @@ def test_a_damaged_engine_shows_a_seized_core_and_high_vibration_and_does_not_re
     ac.advance(20.0)
     page = ac.system_page("ENG")["ENG 2"]
     assert page["n2_pct"] == 0.0
-    assert page["n1_pct"] == 24.3  # the fan windmills
+    assert page["n1_pct"] == round(0.09 * ac.get("flight.ias_kt"), 1)  # the fan windmills with the airspeed
     assert page["vib_n1"] == 9.0
     assert page["vib_advisory"] is True
     assert ac.system_page("ENG")["ENG 1"]["vib_advisory"] is False
@@ -124,11 +124,10 @@ def test_an_engine_shut_down_in_flight_drops_its_generator_and_shows_eng_shut_do
     assert ac.system_page("STATUS")["procedures"][0] == "CAT 3 SINGLE ONLY"
 
 
-def test_a_dual_flame_out_glides_and_shows_eng_all_engines_failure_first():
+def test_a_dual_flame_out_shows_eng_all_engines_failure_first():
     ac = build("cruise")
     ac.inject_failure("eng_dual_flameout")
     ac.advance(15.0)
-    assert ac.get("flight.vs_fpm") == -1800
     assert ac.ecam_titles()[0] == "ENG ALL ENGINES FAILURE"
     assert "ENG 1 FAIL" not in ac.ecam_titles()
     ecam = ac.read_ecam()
@@ -239,7 +238,7 @@ def test_an_engine_start_on_ground_reaches_idle_with_the_start_valve_closed():
     ac.advance(55.0)
     assert ac.get("eng2.running") is True
     assert ac.get("eng2.start_valve_open") is False
-    assert ac.get("eng2.n2_pct") == 58.0
+    assert ac.get("eng2.n2_pct") == 60.0
     assert ac.ecam_titles() == []
 
 
@@ -280,3 +279,35 @@ def test_an_eng_fire_pb_pushed_in_flight_with_the_master_still_on_shows_eng_shut
     ac.advance(5.0)
     assert ac.get("controls.ENG MASTER 2") == "ON"
     assert "ENG 2 SHUT DOWN" in ac.ecam_titles()
+
+
+def test_with_no_engine_the_aircraft_glides_about_2_nm_per_1000_ft_at_green_dot():
+    """FLT-06: ENG ALL ENGINES FAILURE gives GLDG DIST 2NM/1000FT (FBW 7700027), a planning figure (ratio
+    12) below the clean polar's best glide with two windmilling engines (about 15)."""
+    ac = build("cruise")
+    ac.inject_failure("eng_dual_flameout")
+    ac.advance(15.0)
+    ac.set_control("FCU SPD", "240 KT")
+    ac.set_control("FCU SPD KNOB", "PULL")
+    ac.set_control("FCU ALT", "FL200")
+    ac.set_control("FCU ALT KNOB", "PULL")
+    ac.advance(180.0)
+    assert ac.get("fg.vertical_mode") == "OP DES"
+    tas_fpm = ac.get("flight.mach") * 576.0 * 6076.0 / 60.0  # M * a(FL300s, kt) in ft/min
+    assert 12.0 < tas_fpm / -ac.get("flight.vs_fpm") < 18.0
+
+
+def test_an_engine_starts_to_idle_in_35_to_60_s_and_idles_at_20_pct_n1_60_pct_n2_and_300_kg_h():
+    """ENG-08: CFM56-5B start: light-off near 22 % N2, starter cut-out at 50 %, stable idle ~45 s after
+    the master ON; ground idle about 20 % N1, 60 % N2, 300 kg/h (FCOM-style engine figures)."""
+    ac = build("apu_running")
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("ENG MASTER 2", "ON")
+    t0 = ac.sim_time
+    while not ac.get("eng2.running"):
+        ac.advance(1.0)
+    while ac.get("eng2.n2_pct") < 59.5:
+        ac.advance(1.0)
+    assert 35.0 <= ac.sim_time - t0 <= 60.0
+    ac.advance(30.0)
+    assert (ac.get("eng2.n1_pct"), ac.get("eng2.n2_pct"), ac.get("eng2.ff_kgh")) == (20.0, 60.0, 300)

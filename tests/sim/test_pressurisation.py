@@ -3,6 +3,7 @@
 import time
 
 from a320bench.server.sim import build
+from sim_bed import emergency_descent, level_off_thrust, open_descent
 
 EXCESS_CAB_ALT_LINES = [
     "-CREW OXY MASKS......USE",
@@ -73,18 +74,21 @@ def test_losing_both_packs_at_fl350_climbs_the_cabin_past_9550_ft_into_excess_ca
 
 
 def test_emergency_descent_brings_the_aircraft_to_fl100_and_clears_the_descent_lines():
+    """FLT-03: an emergency descent at idle, maximum speed and full speed brakes comes down at 6,000-7,000
+    ft/min (FCOM-style EMER DESCENT figures)."""
     ac = build("cruise")
     _both_packs_lost_until_excess_cab_alt(ac)
-    for control, position in (("FCU ALT", "FL100"), ("THR LEVER 1", "IDLE"), ("THR LEVER 2", "IDLE"),
-                              ("SPD BRK", "FULL"), ("ENG MODE", "IGN START")):
-        ac.set_control(control, position)
-    ac.advance(1.0)
-    assert ac.get("flight.vs_fpm") == -6000
+    emergency_descent(ac)
+    ac.set_control("ENG MODE", "IGN START")
+    ac.advance(60.0)
+    assert -7500 < ac.get("flight.vs_fpm") < -5500
     assert _lines(ac, "CAB PR EXCESS CAB ALT") == [
         "-CREW OXY MASKS......USE", ".EMER DESCENT :", "SPD......MAX/APPROPRIATE", "-ATC..............NOTIFY",
         "-CABIN CREW.......ADVISE", "-EMER DES (PA)..ANNOUNCE", "-XPDR 7700......CONSIDER", "MAX FL......100/MEA-MORA",
     ]
-    ac.advance(300.0)
+    ac.advance(240.0)
+    level_off_thrust(ac)
+    ac.advance(60.0)
     assert ac.get("flight.altitude_ft") == 10000.0
     assert ac.get("flight.vs_fpm") == 0
     # Unpressurised, the cabin settles at the aircraft altitude: still above 9550 ft at FL100.
@@ -125,7 +129,7 @@ def test_ram_air_flows_only_once_the_cabin_diff_pressure_is_below_1_psi():
     assert ac.read_ecam()["memos"] == ["RAM AIR ON"]
     ac.set_control("PACK 1", "OFF")
     ac.set_control("PACK 2", "OFF")
-    ac.set_control("FCU ALT", "FL100")
+    open_descent(ac, "FL100")
     ac.advance(900.0)
     assert ac.get("press.diff_psi") < 1.0
     assert ac.get("press.ram_air_flowing") is True
@@ -144,10 +148,10 @@ def test_outflow_valve_stuck_open_depressurises_the_cabin_and_a_descent_recovers
     ac.set_control("MAN V/S CTL", "DN")
     ac.advance(20.0)
     assert ac.get("press.outflow_valve_pct") == 20.0  # jammed: manual control cannot close it
-    for control, position in (("FCU ALT", "FL100"), ("THR LEVER 1", "IDLE"), ("THR LEVER 2", "IDLE"),
-                              ("SPD BRK", "FULL")):
-        ac.set_control(control, position)
-    ac.advance(400.0)
+    emergency_descent(ac)
+    ac.advance(330.0)
+    level_off_thrust(ac)
+    ac.advance(70.0)
     assert ac.get("flight.altitude_ft") == 10000.0
     assert ac.get("press.cabin_alt_ft") < 9250
     assert ac.ecam_titles() == []
@@ -228,6 +232,9 @@ def test_ditching_closes_the_outflow_valve_and_the_packs():
 def test_cabin_follows_the_schedule_in_the_climb_after_takeoff():
     ac = build("takeoff_roll")
     assert ac.get("press.outflow_valve_pct") == 100.0
+    ac.advance(60.0)  # above the thrust reduction altitude: climb thrust, the A/THR active
+    ac.set_control("THR LEVER 1", "CL")
+    ac.set_control("THR LEVER 2", "CL")
     ac.advance(420.0)
     assert ac.get("flight.altitude_ft") == 10000.0
     assert 2045 <= ac.get("press.cabin_alt_ft") <= 2051  # schedule: 8000 ft * 10000 / 39000
@@ -251,28 +258,20 @@ def test_pressurisation_is_deterministic():
         ac.inject_failure("air_eng2_pylon_leak")
         ac.advance(40.0)
         ac.set_control("PACK 1", "OFF")
-        ac.set_control("FCU ALT", "FL100")
-        ac.set_control("SPD BRK", "FULL")
-        ac.set_control("THR LEVER 1", "IDLE")
-        ac.set_control("THR LEVER 2", "IDLE")
+        emergency_descent(ac)
         ac.advance(200.0)
         return ac.state_hash(), ac.snapshot(), ac.read_ecam()
 
     assert run() == run()
 
 
-def test_cruise_start_state_builds_fast_and_three_hours_of_cruise_fast_forward():
-    # CPU time of this process, best of 5: other work on the machine does not count against the sim.
-    times = []
-    for _ in range(5):
-        t = time.process_time()
-        ac = build("cruise", cached=False)
-        times.append(time.process_time() - t)
-    assert min(times) < 0.050
+def test_three_hours_of_cruise_take_5_s_steps_with_the_cabin_at_its_fixed_point():
+    # Speed itself is measured by bench/bench_sim.py; here, that cruise is a fixed point taking 5 s steps.
+    ac = build("cruise", cached=False)
     ac.advance(1.0)
     assert ac.bleed.transient is False
     assert ac.press.transient is False
-    t = time.process_time()
+    ticks = ac.ticks
     ac.advance(10800.0)
-    assert time.process_time() - t < 1.0
+    assert ac.ticks - ticks <= 10800 / 5 + 25
     assert ac.get("press.cabin_alt_ft") == 7179
