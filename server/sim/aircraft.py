@@ -160,10 +160,12 @@ class Aircraft:
         """(harness) What happened so far was the harness's doing: the crew's record starts empty.
 
         Clears the control actions and lets the FWC treat every alert displayed from now on as a
-        fresh occurrence, so no procedure line counts a harness action as the crew's."""
+        fresh occurrence, so no procedure line counts a harness action as the crew's; the flight's
+        recorded peaks (cabin altitude) start again from here."""
         self.events.clear()
         self._pushes.clear()
         self.fwc.forget_occurrences()
+        self.press.reset_peak()
 
     def set_flight_conditions(self, *, altitude_ft: float | None = None, ias_kt: float | None = None,
                               on_ground: bool | None = None, hold: bool | None = None,

@@ -99,6 +99,7 @@ CAB_DESCENT_FPM = -300.0
 CAB_GAIN_PER_MIN = 3.0  # fpm commanded per ft off schedule
 EXCESS_CAB_ALT_FT = 9550.0
 EXCESS_CAB_ALT_RESET_FT = 9250.0
+PAX_OXYGEN_CAB_ALT_FT = 14000.0  # passenger masks drop automatically above this
 TELEPORT_FT = 1000.0
 
 
@@ -143,6 +144,8 @@ class Press:
     cabin_psi: float = P0_PSI
     cabin_alt_ft: float = 0.0
     cabin_vs_fpm: float = 0.0
+    cabin_alt_peak_ft: float = 0.0  # highest cabin altitude since the crew's record began (the harness resets it)
+    cabin_above_14000_ft_s: float = 0.0  # time the cabin spent above 14,000 ft (passengers on oxygen) since then
     diff_psi: float = 0.0
     ofv_pct: float = 100.0
     safety_valve_open: bool = False
@@ -173,6 +176,8 @@ class Press:
 
     def update(self, t: Tick, bleed: CabinInflow, flight: FlightConditions) -> None:
         c, f = t.controls, t.failures
+        if self.cabin_alt_ft > PAX_OXYGEN_CAB_ALT_FT:  # exposure counts while the cabin stands still too
+            self.cabin_above_14000_ft_s += t.dt
         # Steady and nothing new to react to: the cabin is at a fixed point.
         inputs = (flight.altitude_ft, flight.on_ground, bleed.pack_flow_pct[0], bleed.pack_flow_pct[1],
                   bleed.ram_air_open, bleed.ram_air_open and flight.ias_kt, _panel(c), f & OWN_FAILURES)
@@ -256,7 +261,13 @@ class Press:
         self.diff_psi = p - p_amb
         self.cabin_alt_ft = isa_alt_ft(p)
         self.cabin_vs_fpm = (self.cabin_alt_ft - old_alt) / dt * 60.0
+        self.cabin_alt_peak_ft = max(self.cabin_alt_peak_ft, self.cabin_alt_ft)
         self.safety_valve_open = _relief(self.diff_psi) != 0.0
+
+    def reset_peak(self) -> None:
+        """(harness) The recorded peak and exposure start again from now."""
+        self.cabin_alt_peak_ft = self.cabin_alt_ft
+        self.cabin_above_14000_ft_s = 0.0
 
     def _settle(self, alt: float, p_amb: float, ldg: float, q_in: float, on_ground: bool) -> None:
         """Put the cabin on its schedule with the outflow valve at its equilibrium opening."""
@@ -270,6 +281,8 @@ class Press:
         return {
             "press.cabin_alt_ft": round(self.cabin_alt_ft),
             "press.cabin_vs_fpm": round(self.cabin_vs_fpm),
+            "press.cabin_alt_peak_ft": round(self.cabin_alt_peak_ft),
+            "press.cabin_above_14000_ft_s": round(self.cabin_above_14000_ft_s, 1),
             "press.diff_psi": round(self.diff_psi, 2),
             "press.cabin_press_psi": round(self.cabin_psi, 3),
             "press.outflow_valve_pct": round(self.ofv_pct, 1),

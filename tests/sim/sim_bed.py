@@ -64,3 +64,13 @@ def level_off_thrust(ac: Aircraft) -> None:
     """At the end of an emergency descent: thrust levers back to CL with the A/THR, speed brakes in."""
     for control, position in (("THR LEVER 1", "CL"), ("THR LEVER 2", "CL"), ("A/THR", "ON"), ("SPD BRK", "RET")):
         ac.set_control(control, position)
+
+
+def until_level(ac: Aircraft, limit_s: float = 900.0) -> None:
+    """Let the aircraft fly until it captures its FCU altitude (ALT* or ALT), in 1 s steps."""
+    ac.advance(1.0)  # a knob just pulled acts on the next tick
+    waited = 1.0
+    while ac.get("fg.vertical_mode") not in ("ALT*", "ALT"):
+        assert waited < limit_s, f"no level capture within {limit_s:.0f} s"
+        ac.advance(1.0)
+        waited += 1.0

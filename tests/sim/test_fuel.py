@@ -115,9 +115,10 @@ def test_gravity_feeds_an_engine_for_hours_once_the_fuel_is_deaerated():
 
 
 def test_no_gravity_feed_far_above_the_ceiling_the_engine_flames_out():
-    """FUEL-08: fuel that has not been 30 min above FL300 gravity-feeds only up to FL300 (FL150 if it never
-    flew above FL300); 5,000 ft above the ceiling suction gives nothing and the engine starves (FCOM GRAVITY
-    FUEL FEEDING ceiling; the fade above it is this model's)."""
+    """FUEL-08: fuel that has been above FL300 for less than 30 min gravity-feeds up to FL300 (FL150 if it never
+    flew above FL300; FCOM GRAVITY FUEL FEEDING ceiling). At FL350 that is far above it: suction gives nothing and
+    the engine starves instead of running an hour on gravity. The fade above the ceiling (to nothing 5,000 ft
+    above it) is this model's."""
     ac = build("cruise")
     ac.set_flight_conditions(altitude_ft=35000.0, ias_kt=270.0, hold=True, fuel_minutes_above_fl300=10)
     assert ac.get("fuel.gravity_feed_ceiling_ft") == 30000

@@ -3,7 +3,7 @@
 import time
 
 from a320bench.server.sim import build
-from sim_bed import emergency_descent, level_off_thrust, open_descent
+from sim_bed import emergency_descent, level_off_thrust, open_descent, until_level
 
 EXCESS_CAB_ALT_LINES = [
     "-CREW OXY MASKS......USE",
@@ -86,7 +86,7 @@ def test_emergency_descent_brings_the_aircraft_to_fl100_and_clears_the_descent_l
         "-CREW OXY MASKS......USE", ".EMER DESCENT :", "SPD......MAX/APPROPRIATE", "-ATC..............NOTIFY",
         "-CABIN CREW.......ADVISE", "-EMER DES (PA)..ANNOUNCE", "-XPDR 7700......CONSIDER", "MAX FL......100/MEA-MORA",
     ]
-    ac.advance(240.0)
+    until_level(ac)
     level_off_thrust(ac)
     ac.advance(60.0)
     assert ac.get("flight.altitude_ft") == 10000.0
@@ -149,7 +149,7 @@ def test_outflow_valve_stuck_open_depressurises_the_cabin_and_a_descent_recovers
     ac.advance(20.0)
     assert ac.get("press.outflow_valve_pct") == 20.0  # jammed: manual control cannot close it
     emergency_descent(ac)
-    ac.advance(330.0)
+    until_level(ac)
     level_off_thrust(ac)
     ac.advance(70.0)
     assert ac.get("flight.altitude_ft") == 10000.0

@@ -108,8 +108,8 @@ class Guidance:
         if self.vertical_mode == "V/S":
             return self.vs_target_fpm
         err = self.alt_target_ft - altitude_ft
-        if self.vertical_mode == "ALT*":  # an exponential capture, ~15 s time constant
-            return max(-abs(self.vs_target_fpm), min(abs(self.vs_target_fpm), 4.0 * err))
+        if self.vertical_mode == "ALT*":  # an exponential capture, ~10 s time constant
+            return max(-abs(self.vs_target_fpm), min(abs(self.vs_target_fpm), 6.0 * err))
         return max(-1000.0, min(1000.0, 10.0 * err))  # ALT: back on the level within ~20 s
 
     # ---- update ------------------------------------------------------------------------
