@@ -1,4 +1,4 @@
-"""Providers drive an episode: baselines (scripted, noop, random, replay) and litellm models.
+"""Providers drive an episode: baselines (scripted, noop, random, ecam, replay) and litellm models.
 
 Looked up by name, imported lazily: litellm costs seconds to import and is an
 optional extra.
@@ -27,6 +27,10 @@ def make_provider(name: str, **kw: Any):
         from .random_walk import RandomProvider
 
         return RandomProvider(seed=kw.get("seed", 0))
+    if name == "ecam":
+        from .ecam import EcamProvider
+
+        return EcamProvider()
     if name == "replay":
         from .replay import ReplayProvider
 
