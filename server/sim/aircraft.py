@@ -41,11 +41,9 @@ from .fuel import Fuel
 from .hyd import Hyd
 from .press import Press
 from .vent import Vent
-from .tick import Tick
+from .tick import DT, STEADY_STEP_S, Tick
 from .world import World
 
-DT = 0.2  # seconds per tick: 5 Hz resolves every transient we model
-STEADY_STEP_S = 5.0  # step used while nothing is changing
 
 
 class Aircraft:
@@ -126,8 +124,8 @@ class Aircraft:
         self._time += dt
         self._pushes.clear()
         self._steady = not any(s.transient for s in self.systems) and not self.fwc.transient
-        # A system that moves smoothly (the flight path in a steady descent) may cap the step.
-        self._step_s = min(STEADY_STEP_S, self.flight.max_step_s)
+        # A system that moves smoothly (spools, the flight path or the cabin in a descent) caps the step.
+        self._step_s = min(STEADY_STEP_S, self.eng.max_step_s, self.flight.max_step_s, self.press.max_step_s)
 
     # ---- controls -----------------------------------------------------------------
     def set_control(self, name: str, position: str) -> str:

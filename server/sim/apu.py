@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
-from .tick import Tick
+from .tick import DT, STEADY_STEP_S, Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
@@ -64,7 +64,7 @@ AVAIL_N_PCT = 95.0
 AVAIL_DELAY_S = 2.0
 COOLDOWN_BLEED_S = 60.0
 COOLDOWN_S = 10.0
-LAST_STEP_S = 5.2  # the facade's steady step (5 s) plus one tick
+LAST_STEP_S = STEADY_STEP_S + DT  # the facade's steady step plus one tick
 # The start ramp is linear: between light-off and one steady step below AVAIL it may take large steps.
 START_RAMP_STEADY = (7.0, AVAIL_N_PCT - START_RATE_PCT_S * LAST_STEP_S)
 COLD_EGT_C = 15.0

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
 from .flight import performance as perf
-from .tick import Tick
+from .tick import STEADY_STEP_S, Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
@@ -117,6 +117,7 @@ WINDMILL_N2_PER_KT = 0.08
 WINDMILL_N1_PER_KT = 0.09
 SPOOL_UP_TAU_S = 2.0
 SPOOL_DOWN_TAU_S = 3.0
+SMOOTH_STEP_S = 1.0
 REVERSE_SHARE = 0.3  # reverse thrust, share of TOGA
 START_EGT_C = 650.0  # start peak (below the 725 degC start limit)
 START_FF_KGH = 120.0
@@ -181,6 +182,10 @@ class Engine:
             p + "ignition": self.ignition,
             p + "fuel_used_kg": round(self.fuel_used_kg, 1),
         }
+
+    def discrete_state(self) -> tuple:
+        return (self.running, self.combustion, self.start_valve_open, self.starting, self.ignition,
+                self.fail_latched, self.reverse)
 
     @property
     def vib_advisory(self) -> bool:
@@ -342,6 +347,7 @@ _NAMES = {1: _names(1), 2: _names(2)}
 class Engines:
     engines: list[Engine] = field(default_factory=lambda: [Engine(1), Engine(2)])
     transient: bool = False
+    max_step_s: float = STEADY_STEP_S
     _thrust_n: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
     def update(self, t: Tick, elec: DcPower, fire: FirePushbuttons, fuel: FuelFeed, bleed: StartAir,
@@ -349,7 +355,8 @@ class Engines:
         f = t.failures
         dual = "eng_dual_flameout" in f
         dc = elec.dc_bat_or_ess_powered
-        moving = False
+        was = [e.discrete_state() for e in self.engines]
+        spooling = False
         for e in self.engines:
             nm = _NAMES[e.n]
             quiet = f.isdisjoint(nm.ids)
@@ -365,13 +372,16 @@ class Engines:
             fadec = (dc or e.running) and not fire_pb
             e.start_and_ignition(t.controls, master, fadec, bleed.start_air_ok(e.n), flight.on_ground)
             e.combustion_step(master, not fire_pb and fuel.engine_fed(e.n), fadec, flameout, flight.on_ground)
-            moving |= e.spool(t.dt, thrust.thrust_frac[e.n - 1], thrust.reverse[e.n - 1], flight)
+            spooling |= e.spool(t.dt, thrust.thrust_frac[e.n - 1], thrust.reverse[e.n - 1], flight)
             e.indications(t, nm, f, quiet, flight)
-            moving |= e.fail_monitor(t.dt, master, fire_pb) or e.start_valve_open
+            e.fail_monitor(t.dt, master, fire_pb)
             self._thrust_n[e.n - 1] = e.thrust_n(flight)
         if dual and self.engines[0].dual_reset and self.engines[1].dual_reset:
             t.resolve("eng_dual_flameout")
-        self.transient = moving
+        # Spools follow exact exponentials and linear ramps: a spool on its way tolerates 1 s steps; the
+        # 0.2 s ticks are for the discrete changes (light-off, running, start valve, fail monitor).
+        self.transient = [e.discrete_state() for e in self.engines] != was
+        self.max_step_s = SMOOTH_STEP_S if spooling else STEADY_STEP_S
 
     # ---- queries -------------------------------------------------------------------
     def n2_pct(self, n: int) -> float:

@@ -11,7 +11,7 @@ wing's outer-cell transfer valves latch open and the outer fuel runs in.
 
 Burn is a linear integrator: the tick draws each consumer's fuel from its
 sources in priority order and moves any shortfall to the next source, so a
-5 s fast-forward step stays mass-conserving. There is no leak sensor: a leak
+steady fast-forward step stays mass-conserving. There is no leak sensor: a leak
 only shows as tank quantities, fuel used and fuel flow (FUEL page).
 """
 

@@ -30,7 +30,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
-from .tick import Tick
+from .tick import STEADY_STEP_S, Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
@@ -101,6 +101,7 @@ EXCESS_CAB_ALT_FT = 9550.0
 EXCESS_CAB_ALT_RESET_FT = 9250.0
 PAX_OXYGEN_CAB_ALT_FT = 14000.0  # passenger masks drop automatically above this
 TELEPORT_FT = 1000.0
+SMOOTH_STEP_S = 1.0
 
 
 def isa_psi(alt_ft: float) -> float:
@@ -156,7 +157,9 @@ class Press:
     ram_air_flowing: bool = False
     inflow_packs: float = 0.0  # air in, in packs at NORM flow
     last_alt_ft: float = 0.0
-    transient: bool = True
+    transient: bool = True  # a discrete change (valve, controller, alert threshold): 0.2 s steps
+    max_step_s: float = STEADY_STEP_S  # a cabin still moving smoothly tolerates 1 s steps
+    _settled: bool = False  # nothing moves: with unchanged inputs the update can be skipped
     _inputs_seen: tuple = ()
 
     # ---- the orifice model --------------------------------------------------------
@@ -181,7 +184,7 @@ class Press:
         # Steady and nothing new to react to: the cabin is at a fixed point.
         inputs = (flight.altitude_ft, flight.on_ground, bleed.pack_flow_pct[0], bleed.pack_flow_pct[1],
                   bleed.ram_air_open, bleed.ram_air_open and flight.ias_kt, _panel(c), f & OWN_FAILURES)
-        if not self.transient and inputs == self._inputs_seen:
+        if self._settled and inputs == self._inputs_seen:
             return
         self._inputs_seen = inputs
         alt = flight.altitude_ft
@@ -211,7 +214,12 @@ class Press:
         elif self.cabin_alt_ft < EXCESS_CAB_ALT_RESET_FT:
             self.excess_cab_alt = False
         now = (self.excess_cab_alt, self.safety_valve_open, self.active_cpc, self.auto_control, self.ram_air_flowing)
-        self.transient = abs(self.cabin_vs_fpm) > 1.0 or abs(self.ofv_pct - ofv_was) > 1e-3 or now != was
+        moving = abs(self.cabin_vs_fpm) > 1.0 or abs(self.ofv_pct - ofv_was) > 1e-3
+        self.transient = now != was
+        self._settled = not moving and not self.transient
+        # The cabin integrates in sub-steps and the valve is rate limited: a smooth climb or descent of the
+        # cabin is accurate in 1 s steps; the 0.2 s ticks are for the discrete changes.
+        self.max_step_s = SMOOTH_STEP_S if moving else STEADY_STEP_S
 
     def _controllers(self, c: Mapping[str, str], f: Set[str]) -> None:
         """The active CPC hands over to the other one when it fails; AUTO needs one of them."""

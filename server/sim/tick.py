@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 
 from .world import World
 
+DT = 0.2  # seconds per tick: 5 Hz resolves every transient we model
+STEADY_STEP_S = 10.0  # the step taken while no system reports a transient
+
 
 @dataclass(slots=True)
 class Tick:

@@ -2,12 +2,14 @@
 
 Speeds in knots, altitudes in feet at the interface; SI inside. CAS and Mach
 use the compressible (subsonic) pitot formulas, so FL350 at 270 kt is about
-M.80 as on the aircraft's displays.
+M.80 as on the aircraft's displays. The functions of altitude alone are
+cached: within a step every system asks about the same altitude.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 KT = 0.514444  # m/s per knot
 FT = 0.3048  # m per foot
@@ -24,11 +26,13 @@ T_TROP_K = T0_K - LAPSE_K_PER_M * TROPOPAUSE_M
 P_TROP_PA = P0_PA * (T_TROP_K / T0_K) ** (G / (R_AIR * LAPSE_K_PER_M))
 
 
+@lru_cache(maxsize=256)
 def temperature_k(alt_ft: float) -> float:
     h = max(0.0, alt_ft) * FT
     return T0_K - LAPSE_K_PER_M * min(h, TROPOPAUSE_M)
 
 
+@lru_cache(maxsize=256)
 def pressure_pa(alt_ft: float) -> float:
     h = max(0.0, alt_ft) * FT
     if h <= TROPOPAUSE_M:
@@ -36,10 +40,12 @@ def pressure_pa(alt_ft: float) -> float:
     return P_TROP_PA * math.exp(-G * (h - TROPOPAUSE_M) / (R_AIR * T_TROP_K))
 
 
+@lru_cache(maxsize=256)
 def density_kg_m3(alt_ft: float) -> float:
     return pressure_pa(alt_ft) / (R_AIR * temperature_k(alt_ft))
 
 
+@lru_cache(maxsize=256)
 def sound_speed_ms(alt_ft: float) -> float:
     return math.sqrt(GAMMA * R_AIR * temperature_k(alt_ft))
 

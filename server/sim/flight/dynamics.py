@@ -17,11 +17,12 @@ somewhere directly (`hold` keeps it there), which no crew action can do.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ..tick import Tick
+from ..tick import STEADY_STEP_S, Tick
 from . import performance as perf
 from .atmosphere import FT, G, KT, cas_from_tas, mach_from_cas, sound_speed_ms
 
@@ -36,11 +37,12 @@ CAPTURE_SNAP_FT = 1.0
 MAX_CLIMB_FPM = 6000.0
 MAX_DESCENT_FPM = 9000.0
 MAX_PATH_SIN = 0.156  # flight path angle within +-9 degrees
-SPEED_PITCH_GAIN = 0.1  # speed on elevator: fraction of the speed error corrected per second
+SPEED_PITCH_TAU_S = 10.0  # speed on elevator: the time constant of the speed's approach to its target
 MAX_SPEED_CHANGE_KT_S = 1.0
 TURN_RATE_DEG_S = 3.0
 PROTECTION_MARGIN_KT = 5.0
-SLOW_SPEED_CHANGE_KT_S = 0.05  # below this the speed only creeps: large steps are accurate
+SLOW_SPEED_CHANGE_KT_S = 0.05  # below this the speed only creeps: the steady step is accurate
+FAST_SPEED_CHANGE_KT_S = 0.5  # above this the speed changes fast: 0.2 s ticks
 
 
 # ---- what this system reads -----------------------------------------------------------
@@ -59,7 +61,7 @@ class GuidanceLaw(Protocol):
     def vertical_mode(self) -> str: ...
     @property
     def alt_target_ft(self) -> float: ...
-    def vs_command_fpm(self, altitude_ft: float) -> float: ...
+    def vs_command_fpm(self, altitude_ft: float, dt: float) -> float: ...
 
 
 class EngineThrust(Protocol):
@@ -95,7 +97,7 @@ class Flight:
     drag_n: float = 0.0
     sin_gamma: float = 0.0
     transient: bool = False  # fast dynamics (ground roll, captures, speed changes): 0.2 s steps
-    max_step_s: float = 5.0  # otherwise the step it tolerates: 1 s on a steady climb or descent
+    max_step_s: float = STEADY_STEP_S  # otherwise the step it tolerates: 1 s on a steady climb or descent
 
     def update(self, t: Tick, guidance: GuidanceLaw, engines: EngineThrust, fuel: FuelOnBoard,
                fctl: SpeedBrakes) -> None:
@@ -107,7 +109,7 @@ class Flight:
             return
         was = (self.on_ground, self.phase, self.config)
         thrust = engines.thrust_n(1) + engines.thrust_n(2)
-        self.max_step_s = 5.0
+        self.max_step_s = STEADY_STEP_S
         if self.on_ground:
             fast = self._ground_roll(t, thrust, engines)
         else:
@@ -130,9 +132,11 @@ class Flight:
         dcas_dtas = cas_from_tas(tas + 1.0, alt) - cas
         dcas_dh = (cas_from_tas(tas, alt + 100.0) - cas) / (100.0 * FT)
 
+        share = (1.0 - math.exp(-dt / SPEED_PITCH_TAU_S)) / dt  # exponential approach, exact for any step
+
         def sin_for_speed(target_kt: float) -> float:
             """The path angle that brings the CAS toward `target_kt` (speed on elevator)."""
-            a_cmd = max(-MAX_SPEED_CHANGE_KT_S, min(MAX_SPEED_CHANGE_KT_S, SPEED_PITCH_GAIN * (target_kt - cas)))
+            a_cmd = max(-MAX_SPEED_CHANGE_KT_S, min(MAX_SPEED_CHANGE_KT_S, share * (target_kt - cas)))
             return (dcas_dtas * accel_level - a_cmd) / (dcas_dtas * G - dcas_dh * tas)
 
         if guidance.holds_speed_with_pitch:
@@ -142,7 +146,7 @@ class Flight:
             if guidance.descent_only:
                 s = min(0.0, s)
         else:
-            s = guidance.vs_command_fpm(alt) * FT / 60.0 / max(tas, 1.0)
+            s = guidance.vs_command_fpm(alt, dt) * FT / 60.0 / max(tas, 1.0)
         # Envelope: below VLS give up altitude for speed; above VMAX give up speed for altitude.
         vls = perf.vls_kt(m, alt, self.config)
         if cas < vls + PROTECTION_MARGIN_KT:
@@ -172,14 +176,14 @@ class Flight:
 
     def _pace(self, dt: float, dcas_kt: float, guidance: GuidanceLaw) -> bool:
         """Whether the path needs 0.2 s steps (speed changing fast, a level capture or a level change
-        near) or tolerates larger ones: 1 s on a steady climb or descent, 5 s when the speed only
-        creeps (thrust locked while the fuel burns off)."""
+        near) or tolerates larger ones: 1 s on a steady climb or descent, the steady step when the speed
+        only creeps (thrust locked while the fuel burns off)."""
         rate = abs(dcas_kt) / dt if dt > 0 else 0.0
-        if rate > SLOW_SPEED_CHANGE_KT_S or guidance.vertical_mode == "ALT*":
+        if rate > FAST_SPEED_CHANGE_KT_S or guidance.vertical_mode == "ALT*":
             return True
-        if abs(self.vs_fpm) > 0.5:
-            if guidance.vertical_mode == "ALT":  # settling back on the level
-                return True
+        if abs(self.vs_fpm) > 0.5 and guidance.vertical_mode == "ALT":  # settling back on the level
+            return True
+        if abs(self.vs_fpm) > 0.5 or rate > SLOW_SPEED_CHANGE_KT_S:
             self.max_step_s = 1.0  # the capture band (>= 250 ft) is many 1 s steps wide
         return False
 

@@ -19,6 +19,7 @@ thrust with the A/THR armed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -34,8 +35,16 @@ DESCENT_MODES = frozenset({"DES", "OP DES"})
 ACCEL_ALT_FT = 1500.0  # SRS until here after take-off
 V2_PLUS_10_KT = 160.0
 LEVERS = ("THR LEVER 1", "THR LEVER 2")
-SPEED_GAIN_PER_S = 0.25  # A/THR SPEED: fraction of the speed error corrected per second
+ATHR_SPEED_TAU_S = 4.0
+ALT_CAPTURE_TAU_S = 10.0
+ALT_HOLD_TAU_S = 6.0
 MAX_ACCEL_MS2 = 0.6
+
+
+def _share(dt: float, tau: float) -> float:
+    """Per second, the share of an error an exponential approach removes over a step of `dt`: the rate
+    that lands exactly where the continuous law would, whatever the step."""
+    return (1.0 - math.exp(-dt / tau)) / dt if dt > 0.0 else 1.0 / tau
 
 
 # ---- what this system reads -----------------------------------------------------------
@@ -103,14 +112,16 @@ class Guidance:
     def descent_only(self) -> bool:
         return self.vertical_mode in DESCENT_MODES
 
-    def vs_command_fpm(self, altitude_ft: float) -> float:
-        """The vertical speed of the path modes (ALT, ALT*, V/S)."""
+    def vs_command_fpm(self, altitude_ft: float, dt: float) -> float:
+        """The vertical speed of the path modes (ALT, ALT*, V/S) over a step of `dt` seconds. The captures
+        are exponential (ALT* ~10 s, ALT ~6 s time constant), exact for any step size."""
         if self.vertical_mode == "V/S":
             return self.vs_target_fpm
         err = self.alt_target_ft - altitude_ft
-        if self.vertical_mode == "ALT*":  # an exponential capture, ~10 s time constant
-            return max(-abs(self.vs_target_fpm), min(abs(self.vs_target_fpm), 6.0 * err))
-        return max(-1000.0, min(1000.0, 10.0 * err))  # ALT: back on the level within ~20 s
+        if self.vertical_mode == "ALT*":
+            limit = abs(self.vs_target_fpm)
+            return max(-limit, min(limit, err * _share(dt, ALT_CAPTURE_TAU_S) * 60.0))
+        return max(-1000.0, min(1000.0, err * _share(dt, ALT_HOLD_TAU_S) * 60.0))
 
     # ---- update ------------------------------------------------------------------------
     def start_in_flight(self, altitude_ft: float, on_ground: bool) -> None:
@@ -129,7 +140,7 @@ class Guidance:
         self._modes(t, flight)
         self._speed_target(c, flight, running)
         self._engagement(t, flight, powered, running)
-        self._thrust(c, flight, running)
+        self._thrust(c, flight, running, t.dt)
         self._last_fcu_alt = c["FCU ALT"]
         self._was_on_ground = flight.on_ground
         now = (self.vertical_mode, self.lateral_mode, self.ap_engaged, self.athr_engaged, self.athr_mode)
@@ -241,7 +252,7 @@ class Guidance:
         if self._locked_frac is not None and (levers != self._locked_levers or self.athr_active):
             self._locked_frac = None
 
-    def _thrust(self, c: Mapping[str, str], flight: FlightState, running: Sequence[bool]) -> None:
+    def _thrust(self, c: Mapping[str, str], flight: FlightState, running: Sequence[bool], dt: float) -> None:
         """Each engine's thrust fraction: the A/THR's, the locked one, or the lever detent's."""
         alt, mach = flight.altitude_ft, flight.mach
         n_live = max(1, running.count(True))
@@ -269,15 +280,16 @@ class Guidance:
             elif self.athr_mode == "THR CLB":
                 frac = limit
             elif self.athr_mode == "SPEED":
-                frac = min(limit, self._speed_thrust_frac(flight, n_live))
+                frac = min(limit, self._speed_thrust_frac(flight, n_live, dt))
             else:
                 frac = limit
             self.thrust_frac[i] = frac
 
-    def _speed_thrust_frac(self, flight: FlightState, n_live: int) -> float:
-        """A/THR SPEED: the thrust that holds the path and brings the speed to its target."""
+    def _speed_thrust_frac(self, flight: FlightState, n_live: int, dt: float) -> float:
+        """A/THR SPEED: the thrust that holds the path and brings the speed to its target (an exponential
+        approach, ~4 s time constant, exact for any step size)."""
         err_ms = (self.speed_target_kt - flight.ias_kt) * 0.514444
-        accel = max(-MAX_ACCEL_MS2, min(MAX_ACCEL_MS2, SPEED_GAIN_PER_S * err_ms))
+        accel = max(-MAX_ACCEL_MS2, min(MAX_ACCEL_MS2, err_ms * _share(dt, ATHR_SPEED_TAU_S)))
         need_n = flight.drag_n + flight.mass_kg * (9.80665 * flight.sin_gamma + accel)
         frac = perf.fraction_for_thrust(need_n / n_live, flight.altitude_ft, flight.mach)
         return max(0.0, frac)

@@ -15,6 +15,7 @@ levers and the A/THR command and what the FADEC turns into an N1 target.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from .atmosphere import G, density_kg_m3, dynamic_pressure_pa, pressure_pa, P0_PA, RHO0
 
@@ -47,6 +48,7 @@ def weight_kg(fuel_kg: float) -> float:
     return OEW_KG + PAYLOAD_KG + fuel_kg
 
 
+@lru_cache(maxsize=256)
 def toga_thrust_n(alt_ft: float, mach: float) -> float:
     """Maximum thrust of one engine: flat rated at sea level, lapsing with density and Mach."""
     sigma = density_kg_m3(alt_ft) / RHO0
@@ -130,6 +132,7 @@ def vls_kt(mass_kg: float, alt_ft: float, config: str) -> float:
     return 1.23 * vs_ms / 0.514444
 
 
+@lru_cache(maxsize=256)
 def vmax_kt(alt_ft: float, config: str) -> float:
     """VMO/MMO in clean configuration; the placard speed of the flaps otherwise."""
     from .atmosphere import cas_from_mach
