@@ -3,7 +3,7 @@ of every start state.
 
     python bench/bench_sim.py
 
-Targets (DESIGN.md): >= 100,000 simulated s per wall s in cruise and >= 20,000 in every transient (issue 12's
+Targets (docs/architecture.md "Performance targets"): >= 100,000 simulated s per wall s in cruise and >= 20,000 in every transient (issue 12's
 floors: 10,000 and 2,000); every start state < 50 ms (built from scratch, and as the per-episode copy).
 Each rate is the median of 3 runs; run it on a quiet machine.
 """

@@ -12,6 +12,7 @@ def _lines(ac, title):
 
 
 def test_an_apu_fire_on_ground_shuts_the_apu_down_and_discharges_its_bottle_3_s_later():
+    """APU-03, APU-02."""
     ac = build("apu_running")
     ac.inject_failure("fire_apu")
     ac.advance(1.0)
@@ -44,6 +45,7 @@ def _cruise_with_apu():
 
 
 def test_an_apu_fire_in_flight_waits_for_the_crew_and_goes_out_after_the_agent():
+    """FIRE-02, FIRE-03."""
     ac = _cruise_with_apu()
     ac.inject_failure("fire_apu")
     ac.advance(20.0)
@@ -67,6 +69,7 @@ def test_an_apu_fire_in_flight_waits_for_the_crew_and_goes_out_after_the_agent()
 
 
 def test_an_egt_over_temperature_makes_the_ecb_shut_the_apu_down():
+    """APU-02."""
     ac = build("apu_running")
     ac.inject_failure("apu_egt_overtemp_shutdown")
     ac.advance(1.0)
@@ -80,6 +83,7 @@ def test_an_egt_over_temperature_makes_the_ecb_shut_the_apu_down():
 
 
 def test_a_low_oil_pressure_shutdown_latches_the_fault_until_master_sw_off():
+    """APU-02."""
     ac = build("apu_running")
     ac.inject_failure("apu_low_oil_pressure_shutdown")
     ac.advance(1.0)
@@ -91,6 +95,7 @@ def test_a_low_oil_pressure_shutdown_latches_the_fault_until_master_sw_off():
 
 
 def test_an_apu_that_fails_to_light_aborts_its_start():
+    """APU-02, APU-01."""
     ac = build("cold_dark")
     ac.set_control("BAT 1", "AUTO")
     ac.set_control("BAT 2", "AUTO")
@@ -106,6 +111,7 @@ def test_an_apu_that_fails_to_light_aborts_its_start():
 
 
 def test_the_apu_stops_60_s_after_master_sw_off_when_its_bleed_was_used():
+    """APU-04."""
     ac = build("apu_running")
     assert ac.get("apu.bleed_valve_open") is True
     ac.set_control("APU BLEED", "OFF")
@@ -117,6 +123,7 @@ def test_the_apu_stops_60_s_after_master_sw_off_when_its_bleed_was_used():
 
 
 def test_status_keeps_the_apu_inop_after_a_protective_shutdown_and_master_sw_off():
+    """APU-02."""
     ac = build("apu_running")
     ac.inject_failure("apu_low_oil_pressure_shutdown")
     ac.advance(1.0)

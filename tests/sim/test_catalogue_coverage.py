@@ -68,6 +68,7 @@ CATALOGUE = {
 
 @pytest.mark.parametrize("entry", CATALOGUE)
 def test_the_catalogue_entry_produces_its_alert_through_the_systems(entry):
+    """FWC-01."""
     start, failures, develop_s, title = CATALOGUE[entry]
     ac = build(start)
     assert title not in ac.ecam_titles()
@@ -81,6 +82,7 @@ def test_the_catalogue_entry_produces_its_alert_through_the_systems(entry):
 
 
 def test_n4_engine_shut_down_follows_a_precautionary_shutdown_in_flight():
+    """FWC-05."""
     ac = build("cruise")
     ac.set_control("THR LEVER 1", "IDLE")
     ac.set_control("ENG MASTER 1", "OFF")
@@ -89,6 +91,7 @@ def test_n4_engine_shut_down_follows_a_precautionary_shutdown_in_flight():
 
 
 def test_f8_an_engine_leak_is_not_sensed_but_shows_as_high_fuel_flow_for_the_same_n1():
+    """FUEL-04."""
     ac = build("cruise")
     ac.inject_failure("fuel_left_engine_leak")
     ac.advance(1800)
@@ -100,6 +103,7 @@ def test_f8_an_engine_leak_is_not_sensed_but_shows_as_high_fuel_flow_for_the_sam
 
 
 def test_f7_f8_a_tank_leak_is_not_sensed_but_fuel_on_board_plus_used_falls_short():
+    """FUEL-04."""
     ac = build("cruise")
     ac.inject_failure("fuel_left_wing_tank_leak")
     ac.advance(1800)
@@ -111,6 +115,7 @@ def test_f7_f8_a_tank_leak_is_not_sensed_but_fuel_on_board_plus_used_falls_short
 
 
 def test_o4_engine_anti_ice_valve_stuck_closed_shows_when_anti_ice_is_selected():
+    """FWC-01."""
     ac = build("cruise")
     ac.set_control("ENG 1 ANTI ICE", "ON")
     ac.inject_failure("anti_ice_eng1_valve_stuck_closed")

@@ -1,10 +1,11 @@
 """Electrical network behaviour (domain reference §1.1, §4 E-series)."""
 
 from a320bench.server.sim import build
-from sim_bed import emer_config, ess_buses_on_bat, lines
+from sim_bed import emer_config, ess_buses_on_bat, lines, start_apu
 
 
 def test_ac_bus_1_stays_powered_from_gen_2_when_gen_1_trips_with_bus_tie_auto():
+    """ELEC-01, ELEC-12."""
     ac = build("cruise")
     ac.inject_failure("elec_gen1_gcu_trip")
     ac.advance(2.0)
@@ -16,6 +17,7 @@ def test_ac_bus_1_stays_powered_from_gen_2_when_gen_1_trips_with_bus_tie_auto():
 
 
 def test_gen_1_fault_with_bus_tie_off_cascades_to_ac_bus_1_fault():
+    """ELEC-01."""
     ac = build("cruise")
     ac.set_control("BUS TIE", "OFF")
     ac.inject_failure("elec_gen1_gcu_trip")
@@ -26,6 +28,7 @@ def test_gen_1_fault_with_bus_tie_off_cascades_to_ac_bus_1_fault():
 
 
 def test_gen_fault_lines_follow_the_off_then_on_latch():
+    """ELEC-02, FWC-02."""
     ac = build("cruise")
     ac.inject_failure("elec_gen1_gcu_trip")
     ac.advance(2.0)
@@ -43,6 +46,7 @@ def test_gen_fault_lines_follow_the_off_then_on_latch():
 
 
 def test_resettable_gcu_trip_comes_back_on_line_after_off_then_on():
+    """ELEC-02."""
     ac = build("cruise")
     ac.inject_failure("elec_gen1_gcu_trip_resettable")
     ac.advance(2.0)
@@ -57,6 +61,7 @@ def test_resettable_gcu_trip_comes_back_on_line_after_off_then_on():
 
 
 def test_losing_both_generators_in_flight_deploys_the_rat_and_powers_ac_ess_from_the_emergency_generator():
+    """ELEC-03."""
     ac = build("cruise")
     ac.inject_failure("elec_gen1_gcu_trip")
     ac.inject_failure("elec_gen2_gcu_trip")
@@ -73,6 +78,7 @@ def test_losing_both_generators_in_flight_deploys_the_rat_and_powers_ac_ess_from
 
 
 def test_both_tie_contactors_close_when_one_generator_feeds_the_other_side():
+    """ELEC-01."""
     ac = build("cruise")
     ac.set_control("GEN 1", "OFF")
     ac.advance(2.0)
@@ -81,6 +87,7 @@ def test_both_tie_contactors_close_when_one_generator_feeds_the_other_side():
 
 
 def test_only_the_apu_side_tie_closes_when_the_apu_feeds_one_bus():
+    """ELEC-01."""
     ac = build("apu_running")
     ac.set_control("ENG MODE", "IGN START")
     ac.set_control("ENG MASTER 1", "ON")
@@ -116,7 +123,7 @@ def test_in_emer_config_below_100_kt_the_batteries_close_on_dc_bat():
 
 
 def test_the_emergency_generator_needs_the_rat_turning_fast_enough():
-    """ELEC-10: the EMER GEN stays on line down to about 125 kt of RAT speed and drops below it, leaving the
+    """ELEC-10, SIM-04: the EMER GEN stays on line down to about 125 kt of RAT speed and drops below it, leaving the
     essential buses on batteries (FBW emergency_generator, QRH: "the RAT can supply the EMER GEN down to
     125 kt"); the static inverter feeds AC ESS only above 50 kt (FBW 2XB/7XB)."""
     ac = emer_config()
@@ -163,7 +170,8 @@ def test_losing_ac_bus_1_on_the_old_standard_leaves_dc_ess_unpowered_until_ac_es
 
 
 def test_losing_tr_1_moves_dc_ess_to_the_ess_tr():
-    """ELEC-06: one TR lost, AC ESS powered: the ESS TR takes DC ESS (FBW 3PE)."""
+    """ELEC-06, ELEC-05: one TR lost, AC ESS powered: the ESS TR takes DC ESS (FBW 3PE); TR 2 alone feeds
+    DC 1, DC 2 and DC BAT through the DC ties."""
     ac = build("cruise")
     ac.inject_failure("elec_tr1_fail")
     ac.advance(2.0)
@@ -215,3 +223,30 @@ def test_a_gen_fault_hidden_by_its_pb_off_keeps_its_reset_history():
     ac.set_control("GEN 1", "ON")
     ac.advance(2.0)
     assert lines(ac, "ELEC GEN 1 FAULT") == [".IF UNSUCCESSFUL :", "-GEN 1...............OFF"]
+
+
+def test_the_newer_standard_moves_ac_ess_to_ac_bus_2_by_itself_after_3_s():
+    """ELEC-04: with the automatic transfer (newer standard) a lost AC BUS 1 hands AC ESS to AC BUS 2 after
+    about 3 s (FBW 2021 code); the older standard waits for AC ESS FEED ALTN (ELEC-06)."""
+    ac = build("cruise", {"ac_ess_auto_transfer": True})
+    ac.inject_failure("elec_ac_bus_1_short")
+    ac.advance(1.0)
+    assert ac.get("elec.ac_ess_powered") is False
+    ac.advance(3.0)
+    assert ac.get("elec.ac_ess_source") == "AC BUS 2"
+    assert ac.get("elec.dc_ess_source") == "ESS TR"
+
+
+def test_the_batteries_discharge_on_dc_bat_below_100_kt_and_recharge_from_a_tr_afterwards():
+    """ELEC-07, ELEC-09: below 100 kt with AC BUS 1+2 lost the batteries carry DC BAT and discharge; once a TR
+    is back (the APU GEN) they connect to recharge and disconnect when full (FBW battery charge limiter)."""
+    ac = emer_config()
+    ac.set_flight_conditions(altitude_ft=20000.0, ias_kt=90.0, hold=True)
+    ac.advance(600.0)
+    assert ac.get("elec.bat_1_voltage_v") < 27.0
+    ac.set_flight_conditions(ias_kt=250.0)
+    start_apu(ac, wait_s=90.0)
+    assert ac.get("elec.apu_gen_online") is True
+    assert (ac.get("elec.bat_1_contactor_closed"), ac.get("elec.bat_2_contactor_closed")) == (True, True)
+    ac.advance(900.0)
+    assert (ac.get("elec.bat_1_voltage_v"), ac.get("elec.bat_1_contactor_closed")) == (28.0, False)

@@ -11,6 +11,7 @@ def _lines(ac, title):
 
 
 def test_a_flame_out_in_cruise_shows_eng_1_fail_once_the_core_runs_down():
+    """ENG-01."""
     ac = build("cruise")
     ac.inject_failure("eng1_flameout")
     ac.advance(2.0)
@@ -24,6 +25,7 @@ def test_a_flame_out_in_cruise_shows_eng_1_fail_once_the_core_runs_down():
 
 
 def test_eng_fail_shows_the_damage_branches_30_s_after_the_alert():
+    """ENG-01, FWC-02."""
     ac = build("cruise")
     ac.inject_failure("eng1_flameout")
     ac.advance(8.0)
@@ -43,6 +45,7 @@ def test_eng_fail_shows_the_damage_branches_30_s_after_the_alert():
 
 
 def test_a_flame_out_relights_after_master_off_then_on_with_ignition():
+    """ENG-01."""
     ac = build("cruise")
     ac.inject_failure("eng1_flameout")
     ac.advance(8.0)
@@ -61,6 +64,7 @@ def test_a_flame_out_relights_after_master_off_then_on_with_ignition():
 
 
 def test_a_flame_out_does_not_relight_without_ignition():
+    """ENG-01."""
     ac = build("cruise")
     ac.inject_failure("eng1_flameout")
     ac.advance(8.0)
@@ -74,6 +78,7 @@ def test_a_flame_out_does_not_relight_without_ignition():
 
 
 def test_a_damaged_engine_shows_a_seized_core_and_high_vibration_and_does_not_relight():
+    """ENG-02."""
     ac = build("cruise")
     ac.inject_failure("eng2_flameout_damage")
     ac.advance(20.0)
@@ -93,6 +98,7 @@ def test_a_damaged_engine_shows_a_seized_core_and_high_vibration_and_does_not_re
 
 
 def test_the_damage_branch_fire_pb_and_agent_clear_eng_fail_and_leave_eng_shut_down():
+    """ENG-02, FWC-05."""
     ac = build("cruise")
     ac.inject_failure("eng2_flameout_damage")
     ac.advance(40.0)
@@ -108,6 +114,7 @@ def test_the_damage_branch_fire_pb_and_agent_clear_eng_fail_and_leave_eng_shut_d
 
 
 def test_an_engine_shut_down_in_flight_drops_its_generator_and_shows_eng_shut_down():
+    """FWC-05."""
     ac = build("cruise")
     ac.set_control("THR LEVER 1", "IDLE")
     ac.set_control("ENG MASTER 1", "OFF")
@@ -125,6 +132,7 @@ def test_an_engine_shut_down_in_flight_drops_its_generator_and_shows_eng_shut_do
 
 
 def test_a_dual_flame_out_shows_eng_all_engines_failure_first():
+    """ENG-04."""
     ac = build("cruise")
     ac.inject_failure("eng_dual_flameout")
     ac.advance(15.0)
@@ -144,6 +152,7 @@ def test_a_dual_flame_out_shows_eng_all_engines_failure_first():
 
 
 def test_the_all_engines_failure_asks_for_emer_elec_pwr_while_the_emer_gen_is_off_line():
+    """ENG-04."""
     ac = build("cruise")
     ac.inject_failure("eng_dual_flameout")
     ac.advance(6.0)
@@ -152,6 +161,7 @@ def test_the_all_engines_failure_asks_for_emer_elec_pwr_while_the_emer_gen_is_of
 
 
 def test_after_a_dual_flame_out_each_engine_relights_after_its_own_master_cycle():
+    """ENG-04, ENG-01."""
     ac = build("cruise")
     ac.inject_failure("eng_dual_flameout")
     ac.advance(15.0)
@@ -175,6 +185,7 @@ def test_after_a_dual_flame_out_each_engine_relights_after_its_own_master_cycle(
 
 
 def test_oil_low_pressure_is_a_red_warning_that_clears_once_the_engine_is_shut_down():
+    """ENG-03."""
     ac = build("cruise")
     ac.inject_failure("eng2_oil_pressure_loss")
     ac.advance(8.0)
@@ -191,6 +202,7 @@ def test_oil_low_pressure_is_a_red_warning_that_clears_once_the_engine_is_shut_d
 
 
 def test_oil_hi_temp_clears_at_idle_when_the_overheat_depends_on_power():
+    """ENG-03."""
     ac = build("cruise")
     ac.inject_failure("eng1_oil_overheat")
     ac.advance(40.0)
@@ -204,6 +216,7 @@ def test_oil_hi_temp_clears_at_idle_when_the_overheat_depends_on_power():
 
 
 def test_a_persistent_oil_hi_temp_asks_for_master_off_after_30_s_at_idle():
+    """ENG-03."""
     ac = build("cruise")
     ac.inject_failure("eng1_oil_overheat_persistent")
     ac.advance(40.0)
@@ -219,6 +232,7 @@ def test_a_persistent_oil_hi_temp_asks_for_master_off_after_30_s_at_idle():
 
 
 def test_steady_cruise_engines_are_not_transient_and_three_hours_take_few_steps():
+    """SIM-02."""
     ac = build("cruise")
     ac.advance(600.0)
     assert ac.eng.transient is False
@@ -229,6 +243,7 @@ def test_steady_cruise_engines_are_not_transient_and_three_hours_take_few_steps(
 
 
 def test_an_engine_start_on_ground_reaches_idle_with_the_start_valve_closed():
+    """ENG-08."""
     ac = build("apu_running")
     ac.set_control("ENG MODE", "IGN START")
     ac.set_control("ENG MASTER 2", "ON")
@@ -243,6 +258,7 @@ def test_an_engine_start_on_ground_reaches_idle_with_the_start_valve_closed():
 
 
 def test_an_engine_failure_scenario_is_deterministic():
+    """SIM-01."""
     def run():
         ac = build("cruise")
         ac.inject_failure("eng_dual_flameout")
@@ -258,6 +274,7 @@ def test_an_engine_failure_scenario_is_deterministic():
 
 
 def test_a_rejected_takeoff_is_a_landing_roll_for_the_fwc_phases_8_then_9():
+    """FWC-03."""
     from a320bench.server.sim import build
 
     ac = build("takeoff_roll")

@@ -161,7 +161,7 @@ def test_hdg_mode_turns_at_rate_one_toward_the_fcu_heading():
 
 
 def test_fuel_burn_follows_thrust():
-    """FLT-07: fuel flow follows thrust: climb thrust burns about twice cruise, idle a fraction of it."""
+    """FLT-07, ENG-09: fuel flow follows thrust: climb thrust burns about twice cruise, idle a fraction of it."""
     climb = build("climb")
     cruise = build("cruise")
     descent = build("descent")
@@ -198,3 +198,33 @@ def test_the_flight_model_is_deterministic_and_steady_cruise_takes_5_s_steps():
     ticks = ac.ticks
     ac.advance(3600.0)
     assert ac.ticks - ticks <= 3600 / 5 + 10
+
+
+def test_the_speed_brakes_need_their_spoilers_secs():
+    """FCTL-04: spoilers 2-4 are the speed brakes (SEC 3 and SEC 1); with both SECs off the lever does nothing."""
+    rates = {}
+    for secs_off in (False, True):
+        ac = build("cruise")
+        if secs_off:
+            ac.set_control("SEC 1", "OFF")
+            ac.set_control("SEC 3", "OFF")
+        emergency_descent(ac)
+        ac.advance(120.0)
+        rates[secs_off] = ac.get("flight.vs_fpm")
+    ac = build("cruise")
+    emergency_descent(ac, speed_brakes=False)
+    ac.advance(120.0)
+    assert abs(rates[True] - ac.get("flight.vs_fpm")) < 100
+    assert rates[False] < rates[True] - 1500
+
+
+def test_the_cabin_peak_and_its_time_above_14000_ft_are_recorded_from_the_crews_record_on():
+    """PRESS-04: the harness records the cabin's peak altitude and time above 14,000 ft since the record began."""
+    ac = build("cruise")
+    ac.inject_failure("press_outflow_valve_stuck_open")
+    ac.advance(300.0)
+    assert ac.get("press.cabin_alt_peak_ft") == ac.get("press.cabin_alt_ft") > 20000
+    assert 100.0 < ac.get("press.cabin_above_14000_ft_s") < 300.0
+    ac.start_crew_record()
+    assert (ac.get("press.cabin_above_14000_ft_s"), ac.get("press.cabin_alt_peak_ft")) == (
+        0.0, ac.get("press.cabin_alt_ft"))

@@ -25,6 +25,7 @@ def _wing_burn_cruise():
 
 
 def test_the_standard_load_is_full_wings_and_3000_kg_in_the_centre():
+    """FUEL-01."""
     ac = build("cold_dark")
     assert [ac.get(f"fuel.{t}_kg") for t in ("left_outer", "left_inner", "center", "right_inner", "right_outer")] == [
         690.0, 5500.0, 3000.0, 5500.0, 690.0]
@@ -33,6 +34,7 @@ def test_the_standard_load_is_full_wings_and_3000_kg_in_the_centre():
 
 
 def test_centre_fuel_burns_first_in_auto():
+    """FUEL-01."""
     ac = build("cruise")
     inner = (ac.get("fuel.left_inner_kg"), ac.get("fuel.right_inner_kg"))
     centre, used = ac.get("fuel.center_kg"), ac.get("fuel.eng_1_used_kg") + ac.get("fuel.eng_2_used_kg")
@@ -46,6 +48,7 @@ def test_centre_fuel_burns_first_in_auto():
 
 
 def test_in_auto_the_centre_pumps_stay_off_on_ground_so_the_wing_tanks_feed_the_engines():
+    """FUEL-01."""
     ac = build("engines_running")
     assert ac.get("fuel.eng_1_feed_source") == "L TK"
     assert ac.get("fuel.eng_2_feed_source") == "R TK"
@@ -56,6 +59,7 @@ def test_in_auto_the_centre_pumps_stay_off_on_ground_so_the_wing_tanks_feed_the_
 
 
 def test_once_the_centre_tank_is_empty_the_wing_tanks_take_over_without_an_alert():
+    """FUEL-01."""
     ac = _wing_burn_cruise()
     assert ac.get("fuel.eng_1_feed_source") == "L TK"
     assert ac.get("fuel.eng_2_feed_source") == "R TK"
@@ -65,6 +69,7 @@ def test_once_the_centre_tank_is_empty_the_wing_tanks_take_over_without_an_alert
 
 
 def test_a_left_tank_pump_failure_with_the_other_pump_running_keeps_engine_1_fed():
+    """FUEL-02."""
     ac = _wing_burn_cruise()
     ac.inject_failure("fuel_l_tk_pump_1_fail")
     ac.advance(2.0)
@@ -81,6 +86,7 @@ def test_a_left_tank_pump_failure_with_the_other_pump_running_keeps_engine_1_fed
 
 
 def test_both_left_pumps_failed_put_engine_1_on_gravity_feed():
+    """FUEL-02, FUEL-10."""
     ac = _wing_burn_cruise()
     ac.inject_failure("fuel_l_tk_pump_1_fail")
     ac.inject_failure("fuel_l_tk_pump_2_fail")
@@ -146,6 +152,7 @@ def test_below_the_gravity_feed_ceiling_the_engine_runs_and_relights_on_gravity(
 
 
 def test_both_left_pumps_failed_and_x_feed_on_feed_engine_1_from_the_right_tank():
+    """FUEL-03."""
     ac = _wing_burn_cruise()
     ac.inject_failure("fuel_l_tk_pump_1_fail")
     ac.inject_failure("fuel_l_tk_pump_2_fail")
@@ -175,6 +182,7 @@ def test_both_left_pumps_failed_and_x_feed_on_feed_engine_1_from_the_right_tank(
 
 def test_the_crossfeed_valve_travels_in_exactly_two_seconds_each_way():
     # A crew action takes 2 s of simulated time: its effect must be visible when it returns.
+    """FUEL-03."""
     ac = build("cruise")
     ac.set_control("X FEED", "ON")
     ac.advance(1.8)
@@ -189,6 +197,7 @@ def test_the_crossfeed_valve_travels_in_exactly_two_seconds_each_way():
 
 
 def test_a_failed_centre_pump_leaves_the_other_to_feed_both_engines_through_the_crossfeed():
+    """FUEL-03."""
     ac = build("cruise")
     ac.inject_failure("fuel_ctr_tk_pump_1_fail")
     ac.advance(2.0)
@@ -203,6 +212,7 @@ def test_a_failed_centre_pump_leaves_the_other_to_feed_both_engines_through_the_
 
 
 def test_both_centre_pumps_failed_make_the_centre_fuel_unusable():
+    """FUEL-02."""
     ac = build("cruise")
     ac.inject_failure("fuel_ctr_tk_pump_1_fail")
     ac.inject_failure("fuel_ctr_tk_pump_2_fail")
@@ -216,6 +226,7 @@ def test_both_centre_pumps_failed_make_the_centre_fuel_unusable():
 
 
 def test_a_failed_centre_auto_control_gives_auto_feed_fault_and_man_mode_restores_centre_feed():
+    """FUEL-05."""
     ac = build("cruise")
     ac.inject_failure("fuel_ctr_tk_auto_ctl_fail")
     ac.advance(3000.0)
@@ -237,6 +248,7 @@ def test_a_failed_centre_auto_control_gives_auto_feed_fault_and_man_mode_restore
 
 
 def test_a_left_engine_leak_makes_the_left_inner_tank_drop_faster_than_the_right_without_an_alert():
+    """FUEL-04."""
     ac = build("cruise")
     ac.set_control("CTR TK PUMP 1", "OFF")
     ac.set_control("CTR TK PUMP 2", "OFF")
@@ -256,6 +268,7 @@ def test_a_left_engine_leak_makes_the_left_inner_tank_drop_faster_than_the_right
 
 
 def test_shutting_down_engine_1_isolates_an_engine_1_leak():
+    """FUEL-04."""
     ac = build("cruise")
     ac.set_control("CTR TK PUMP 1", "OFF")
     ac.set_control("CTR TK PUMP 2", "OFF")
@@ -272,6 +285,7 @@ def test_shutting_down_engine_1_isolates_an_engine_1_leak():
 
 
 def test_a_wing_tank_leak_shows_as_fob_plus_fuel_used_below_the_engine_start_figure():
+    """FUEL-04."""
     ac = build("cruise")
     ac.inject_failure("fuel_left_wing_tank_leak")
     ac.advance(1200.0)
@@ -283,6 +297,7 @@ def test_a_wing_tank_leak_shows_as_fob_plus_fuel_used_below_the_engine_start_fig
 
 
 def test_a_left_wing_leak_ends_in_wing_tk_lo_lvl_after_the_outer_cell_has_transferred():
+    """FUEL-05, FUEL-01."""
     ac = _wing_burn_cruise()
     ac.inject_failure("fuel_left_wing_tank_leak")
     ac.advance(5400.0)
@@ -305,6 +320,7 @@ def test_a_left_wing_leak_ends_in_wing_tk_lo_lvl_after_the_outer_cell_has_transf
 
 
 def test_the_eng_1_fire_pb_closes_the_engine_1_lp_valve():
+    """FIRE-02."""
     ac = build("cruise")
     ac.set_control("ENG 1 FIRE", "RELEASED")
     ac.advance(1.0)
@@ -314,6 +330,7 @@ def test_the_eng_1_fire_pb_closes_the_engine_1_lp_valve():
 
 
 def test_a_stuck_crossfeed_valve_shows_closed_with_the_pb_on():
+    """FUEL-03."""
     ac = _wing_burn_cruise()
     ac.inject_failure("fuel_xfeed_valve_stuck_closed")
     ac.set_control("X FEED", "ON")
@@ -323,6 +340,7 @@ def test_a_stuck_crossfeed_valve_shows_closed_with_the_pb_on():
 
 
 def test_the_fuel_page_shows_tanks_totals_flows_and_feed():
+    """FUEL-01."""
     ac = build("cruise")
     page = ac.system_page("FUEL")
     assert set(page) >= {"tanks_kg", "fob_kg", "fob_at_engine_start_kg", "fuel_used_kg", "fuel_flow_kgh", "pumps",
@@ -332,6 +350,7 @@ def test_the_fuel_page_shows_tanks_totals_flows_and_feed():
 
 
 def test_fuel_pages_and_ecam_never_show_a_failure_id():
+    """FWC-01."""
     ids = [f.id for f in FAILURES]
     for fid in ids:
         ac = build("cruise")
@@ -342,6 +361,7 @@ def test_fuel_pages_and_ecam_never_show_a_failure_id():
 
 
 def test_the_fuel_model_is_deterministic():
+    """SIM-01."""
     def run():
         ac = build("cruise")
         ac.inject_failure("fuel_left_engine_leak")
@@ -357,6 +377,7 @@ def test_the_fuel_model_is_deterministic():
 
 
 def test_steady_cruise_fast_forwards_and_three_hours_stay_cheap():
+    """SIM-02."""
     ac = build("cruise")
     ac.advance(600.0)
     assert ac.fuel.transient is False

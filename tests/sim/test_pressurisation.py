@@ -39,6 +39,7 @@ def _both_packs_lost_until_excess_cab_alt(ac) -> float:
 
 
 def test_cruise_cabin_holds_its_schedule_at_fl350_and_reports_steady():
+    """PRESS-01."""
     ac = build("cruise")
     assert ac.get("press.cabin_alt_ft") == 7179
     assert ac.get("press.diff_psi") == 7.8
@@ -51,6 +52,7 @@ def test_cruise_cabin_holds_its_schedule_at_fl350_and_reports_steady():
 
 
 def test_losing_both_packs_at_fl350_climbs_the_cabin_past_9550_ft_into_excess_cab_alt():
+    """PRESS-02."""
     ac = build("cruise")
     ac.inject_failure("air_pack1_fault")
     ac.inject_failure("air_pack2_fault")
@@ -98,6 +100,7 @@ def test_emergency_descent_brings_the_aircraft_to_fl100_and_clears_the_descent_l
 
 
 def test_non_sensed_excess_cab_alt_lines_clear_once_the_crew_has_acted():
+    """FWC-02."""
     ac = build("cruise")
     _both_packs_lost_until_excess_cab_alt(ac)
     for control, position in (("CREW OXY MASKS", "USE"), ("ATC", "MAYDAY"), ("CABIN CREW", "ADVISE"),
@@ -111,6 +114,7 @@ def test_non_sensed_excess_cab_alt_lines_clear_once_the_crew_has_acted():
 
 
 def test_signs_line_is_sensed_from_the_switch():
+    """FWC-02."""
     ac = build("cruise")
     ac.set_control("SIGNS", "OFF")
     _both_packs_lost_until_excess_cab_alt(ac)
@@ -121,6 +125,7 @@ def test_signs_line_is_sensed_from_the_switch():
 
 
 def test_ram_air_flows_only_once_the_cabin_diff_pressure_is_below_1_psi():
+    """PRESS-01."""
     ac = build("cruise")
     ac.set_control("RAM AIR", "ON")
     ac.advance(2.0)
@@ -137,6 +142,7 @@ def test_ram_air_flows_only_once_the_cabin_diff_pressure_is_below_1_psi():
 
 
 def test_outflow_valve_stuck_open_depressurises_the_cabin_and_a_descent_recovers_it():
+    """PRESS-01, PRESS-02."""
     ac = build("cruise")
     ac.inject_failure("press_outflow_valve_stuck_open")
     ac.advance(10.0)
@@ -158,6 +164,7 @@ def test_outflow_valve_stuck_open_depressurises_the_cabin_and_a_descent_recovers
 
 
 def test_cpc_1_fault_hands_over_to_cpc_2_with_a_level_1_caution():
+    """PRESS-03."""
     ac = build("cruise")
     ac.inject_failure("press_cpc1_fault")
     ac.advance(2.0)
@@ -172,6 +179,7 @@ def test_cpc_1_fault_hands_over_to_cpc_2_with_a_level_1_caution():
 
 
 def test_cpc_1_and_2_fault_with_mode_sel_man_lets_man_vs_ctl_drive_the_cabin_rate():
+    """PRESS-03."""
     ac = build("cruise")
     ac.inject_failure("press_cpc1_fault")
     ac.inject_failure("press_cpc2_fault")
@@ -199,6 +207,7 @@ def test_cpc_1_and_2_fault_with_mode_sel_man_lets_man_vs_ctl_drive_the_cabin_rat
 
 
 def test_man_vs_ctl_does_nothing_in_auto_mode():
+    """PRESS-03."""
     ac = build("cruise")
     ac.set_control("MAN V/S CTL", "UP")
     ac.advance(5.0)
@@ -207,6 +216,7 @@ def test_man_vs_ctl_does_nothing_in_auto_mode():
 
 
 def test_closing_the_outflow_valve_in_man_mode_opens_the_safety_valve_near_8_6_psi():
+    """PRESS-01."""
     ac = build("cruise")
     ac.set_control("CAB PRESS MODE SEL", "MAN")
     ac.set_control("MAN V/S CTL", "DN")
@@ -219,6 +229,7 @@ def test_closing_the_outflow_valve_in_man_mode_opens_the_safety_valve_near_8_6_p
 
 
 def test_ditching_closes_the_outflow_valve_and_the_packs():
+    """PRESS-01, AIR-04."""
     ac = build("cruise")
     ac.set_control("DITCHING", "ON")
     ac.advance(10.0)
@@ -230,6 +241,7 @@ def test_ditching_closes_the_outflow_valve_and_the_packs():
 
 
 def test_cabin_follows_the_schedule_in_the_climb_after_takeoff():
+    """PRESS-01."""
     ac = build("takeoff_roll")
     assert ac.get("press.outflow_valve_pct") == 100.0
     ac.advance(60.0)  # above the thrust reduction altitude: climb thrust, the A/THR active
@@ -242,6 +254,7 @@ def test_cabin_follows_the_schedule_in_the_climb_after_takeoff():
 
 
 def test_manual_landing_elevation_raises_the_cabin_schedule_and_shows_a_memo():
+    """PRESS-01."""
     ac = build("descent")
     auto = build("descent")
     ac.set_control("LDG ELEV", "6000 FT")
@@ -252,6 +265,7 @@ def test_manual_landing_elevation_raises_the_cabin_schedule_and_shows_a_memo():
 
 
 def test_pressurisation_is_deterministic():
+    """SIM-01."""
     def run():
         ac = build("cruise")
         ac.inject_failure("air_pack1_fault")
@@ -265,8 +279,9 @@ def test_pressurisation_is_deterministic():
     assert run() == run()
 
 
-def test_three_hours_of_cruise_take_5_s_steps_with_the_cabin_at_its_fixed_point():
+def test_three_hours_of_cruise_take_steady_steps_with_the_cabin_at_its_fixed_point():
     # Speed itself is measured by bench/bench_sim.py; here, that cruise is a fixed point taking 5 s steps.
+    """SIM-02."""
     ac = build("cruise", cached=False)
     ac.advance(1.0)
     assert ac.bleed.transient is False
