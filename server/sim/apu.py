@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import FlightConditions
 from .tick import DT, STEADY_STEP_S, Tick
 
 if TYPE_CHECKING:
@@ -29,11 +30,6 @@ class DcBatBus(Protocol):
     def dc_bat(self) -> bool: ...
     @property
     def dc_bat_on_batteries_only(self) -> bool: ...
-
-
-class Altitude(Protocol):
-    @property
-    def altitude_ft(self) -> float: ...
 
 
 class ApuFireProtection(Protocol):
@@ -90,7 +86,7 @@ class Apu:
     cranking: bool = False  # the starter turns an APU that does not light
     transient: bool = False
 
-    def update(self, t: Tick, elec: DcBatBus, fire: ApuFireProtection, bleed: ApuBleedLeak, flight: Altitude) -> None:
+    def update(self, t: Tick, elec: DcBatBus, fire: ApuFireProtection, bleed: ApuBleedLeak, flight: FlightConditions) -> None:
         c = t.controls
         master = c["APU MASTER SW"] == "ON"
         if (not master and not self.running and self.n_pct == 0.0 and self.egt_c == COLD_EGT_C

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import FirePushbuttons, FlightConditions
 from .tick import Tick
 
 if TYPE_CHECKING:
@@ -42,17 +43,9 @@ class HydForElec(Protocol):
     def circuit_psi(self, circuit: str) -> float: ...
 
 
-class FirePushbuttons(Protocol):
-    def eng_fire_pb_released(self, n: int) -> bool: ...
+class FireForElec(FirePushbuttons, Protocol):
     @property
     def apu_fire_pb_released(self) -> bool: ...
-
-
-class FlightConditions(Protocol):
-    @property
-    def on_ground(self) -> bool: ...
-    @property
-    def ias_kt(self) -> float: ...
 
 ON_OFF = ("ON", "OFF")
 AUTO_OFF = ("AUTO", "OFF")
@@ -196,7 +189,7 @@ class Elec:
     def any_ac(self) -> bool:
         return bool(self.ac_bus[0] or self.ac_bus[1] or self.ac_ess)
 
-    def update(self, t: Tick, engines: EngineSpeeds, apu: ApuForElec, hyd: HydForElec, fire: FirePushbuttons,
+    def update(self, t: Tick, engines: EngineSpeeds, apu: ApuForElec, hyd: HydForElec, fire: FireForElec,
                flight: FlightConditions) -> None:
         was = (tuple(self.ac_bus), self.ac_ess, self.dc_ess, self.emer_gen_online, tuple(self.glc_closed))
         idg_moving = self._generators(t, engines, apu, fire)
@@ -216,7 +209,7 @@ class Elec:
             or (0.0 < self.ac1_lost_s < AC_ESS_AUTO_TRANSFER_S + 0.5)
         )
 
-    def _generators(self, t: Tick, engines: EngineSpeeds, apu: ApuForElec, fire: FirePushbuttons) -> bool:
+    def _generators(self, t: Tick, engines: EngineSpeeds, apu: ApuForElec, fire: FireForElec) -> bool:
         """IDGs (disconnection is irreversible: only reset on ground by maintenance), their oil,
         and which generators produce power. True while an IDG oil temperature still climbs."""
         c, f, dt = t.controls, t.failures, t.dt

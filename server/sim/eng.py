@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
 from .flight import performance as perf
+from .reads import FirePushbuttons, FlightConditions, FuelFeed
 from .tick import STEADY_STEP_S, Tick
 
 if TYPE_CHECKING:
@@ -41,27 +42,8 @@ class DcPower(Protocol):
     def dc_bat_or_ess_powered(self) -> bool: ...
 
 
-class FirePushbuttons(Protocol):
-    def eng_fire_pb_released(self, n: int) -> bool: ...
-
-
-class FuelFeed(Protocol):
-    def engine_fed(self, n: int) -> bool: ...
-
-
 class StartAir(Protocol):
     def start_air_ok(self, n: int) -> bool: ...
-
-
-class FlightConditions(Protocol):
-    @property
-    def on_ground(self) -> bool: ...
-    @property
-    def ias_kt(self) -> float: ...
-    @property
-    def altitude_ft(self) -> float: ...
-    @property
-    def mach(self) -> float: ...
 
 
 class ThrustDemand(Protocol):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import OnGround
 from .tick import Tick
 
 if TYPE_CHECKING:
@@ -38,10 +39,6 @@ class DcPower(Protocol):
 class HydPressures(Protocol):
     def circuit_psi(self, circuit: str) -> float: ...
 
-
-class OnGround(Protocol):
-    @property
-    def on_ground(self) -> bool: ...
 
 COMPUTERS = ("ELAC 1", "ELAC 2", "SEC 1", "SEC 2", "SEC 3", "FAC 1", "FAC 2")
 _SIDE = {"ELAC 1": "CAPT", "SEC 1": "CAPT", "FAC 1": "CAPT"}

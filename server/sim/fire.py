@@ -22,28 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from .catalog import Control, Failure
+from .reads import ApuRunning, FuelFeed, OnGround
 from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
-
-
-# ---- what this system reads -----------------------------------------------------------
-class FuelFeed(Protocol):
-    def engine_fed(self, n: int) -> bool: ...
-
-
-class ApuRunning(Protocol):
-    @property
-    def running(self) -> bool: ...
-
-
-class OnGround(Protocol):
-    @property
-    def on_ground(self) -> bool: ...
 
 PUSH = ("NORM", "PUSH")
 

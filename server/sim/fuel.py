@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import ApuRunning, FirePushbuttons, FlightConditions
 from .tick import Tick
 
 if TYPE_CHECKING:
@@ -40,21 +41,6 @@ class FuelDemand(Protocol):
     @property
     def any_running(self) -> bool: ...
 
-
-class FirePushbuttons(Protocol):
-    def eng_fire_pb_released(self, n: int) -> bool: ...
-
-
-class ApuRunning(Protocol):
-    @property
-    def running(self) -> bool: ...
-
-
-class FlightConditions(Protocol):
-    @property
-    def on_ground(self) -> bool: ...
-    @property
-    def altitude_ft(self) -> float: ...
 
 ON_OFF = ("ON", "OFF")
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import FirePushbuttons, FlightConditions
 from .tick import Tick
 
 if TYPE_CHECKING:
@@ -39,16 +40,6 @@ class EnginesForHyd(Protocol):
     @property
     def any_running(self) -> bool: ...
 
-
-class FirePushbuttons(Protocol):
-    def eng_fire_pb_released(self, n: int) -> bool: ...
-
-
-class FlightConditions(Protocol):
-    @property
-    def on_ground(self) -> bool: ...
-    @property
-    def ias_kt(self) -> float: ...
 
 AUTO_OFF = ("AUTO", "OFF")
 

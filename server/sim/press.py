@@ -30,6 +30,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import FlightConditions
 from .tick import STEADY_STEP_S, Tick
 
 if TYPE_CHECKING:
@@ -45,14 +46,6 @@ class CabinInflow(Protocol):
     @property
     def ram_air_open(self) -> bool: ...
 
-
-class FlightConditions(Protocol):
-    @property
-    def altitude_ft(self) -> float: ...
-    @property
-    def on_ground(self) -> bool: ...
-    @property
-    def ias_kt(self) -> float: ...
 
 LDG_ELEVS = ("AUTO", "-2000 FT", "0 FT", "2000 FT", "4000 FT", "6000 FT", "8000 FT", "10000 FT", "12000 FT",
              "14000 FT")

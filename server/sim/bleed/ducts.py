@@ -11,7 +11,8 @@ from .leaks import APU_ZONE, PYLON, WING
 
 if TYPE_CHECKING:
     from ..tick import Tick
-    from .system import ApuBleed, Bleed, EngineAir, FirePushbuttons
+    from ..reads import FirePushbuttons
+    from .system import ApuBleed, Bleed, EngineAir
 
 REG_PSI = 45.0  # regulated duct pressure (uncertain: 40-45 psi)
 APU_PSI = 38.0

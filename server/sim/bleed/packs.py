@@ -10,7 +10,8 @@ from .catalog import PACK, PACK_FAIL, PACK_OVHT_FAIL, PACK_OVHT_PERSIST
 
 if TYPE_CHECKING:
     from ..tick import Tick
-    from .system import Bleed, EngineAir, FirePushbuttons
+    from ..reads import FirePushbuttons
+    from .system import Bleed, EngineAir
 
 PACK_MIN_PSI = 12.0  # the pneumatic flow control valve stays shut below this
 PACK_COMP_C = 170.0

@@ -21,6 +21,8 @@ from .catalog import CONTROLS, OWN_FAILURES
 from .ducts import START_AIR_PSI, port_key
 from .leaks import APU_ZONE, LEAK_FAILURES, LOOP_AMBIENT_C, PYLON, WING, ZONES
 
+from ..reads import FirePushbuttons, FlightConditions
+
 if TYPE_CHECKING:
     from ..aircraft import Aircraft
     from ..tick import Tick
@@ -47,17 +49,6 @@ class ApuBleed(Protocol):
     def bleed_valve_open(self) -> bool: ...
     @property
     def avail(self) -> bool: ...
-
-
-class FirePushbuttons(Protocol):
-    def eng_fire_pb_released(self, n: int) -> bool: ...
-
-
-class FlightConditions(Protocol):
-    @property
-    def on_ground(self) -> bool: ...
-    @property
-    def altitude_ft(self) -> float: ...
 
 
 def _pair(v: object) -> list:
