@@ -39,6 +39,14 @@ def start_apu(ac: Aircraft, wait_s: float = 90.0) -> None:
     ac.advance(wait_s)
 
 
+def off_then_on(ac: Aircraft, pb: str, off_s: float = 2.0) -> None:
+    """An ECAM `OFF THEN ON` reset: the pushbutton OFF for `off_s`, ON again, 2 s to settle."""
+    ac.set_control(pb, "OFF")
+    ac.advance(off_s)
+    ac.set_control(pb, "ON")
+    ac.advance(2.0)
+
+
 def emergency_descent(ac: Aircraft, fcu_alt: str = "FL100", speed: str | None = "340 KT",
                       speed_brakes: bool = True) -> None:
     """The EMER DESCENT flying actions: FCU ALT set and pulled (OP DES), thrust levers IDLE, speed brakes

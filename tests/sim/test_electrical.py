@@ -1,7 +1,7 @@
 """Electrical network behaviour (domain reference §1.1, §4 E-series)."""
 
 from a320bench.server.sim import build
-from sim_bed import emer_config, ess_buses_on_bat, lines, start_apu
+from sim_bed import emer_config, ess_buses_on_bat, lines, off_then_on, start_apu
 
 
 def test_ac_bus_1_stays_powered_from_gen_2_when_gen_1_trips_with_bus_tie_auto():
@@ -50,10 +50,7 @@ def test_resettable_gcu_trip_comes_back_on_line_after_off_then_on():
     ac = build("cruise")
     ac.inject_failure("elec_gen1_gcu_trip_resettable")
     ac.advance(2.0)
-    ac.set_control("GEN 1", "OFF")
-    ac.advance(2.0)
-    ac.set_control("GEN 1", "ON")
-    ac.advance(2.0)
+    off_then_on(ac, "GEN 1")
     assert ac.get("elec.gen_1_online") is True
     assert ac.get("elec.ac_bus_1_source") == "GEN 1"
     assert ac.ecam_titles() == []
@@ -202,10 +199,7 @@ def test_a_gen_fault_that_recurs_after_a_successful_reset_starts_again_at_off_th
     ac = build("cruise")
     ac.inject_failure("elec_gen1_gcu_trip_resettable")
     ac.advance(2.0)
-    ac.set_control("GEN 1", "OFF")
-    ac.advance(2.0)
-    ac.set_control("GEN 1", "ON")
-    ac.advance(2.0)
+    off_then_on(ac, "GEN 1")
     assert ac.ecam_titles() == []
     ac.advance(60.0)
     ac.inject_failure("elec_gen1_gcu_trip")
@@ -218,10 +212,7 @@ def test_a_gen_fault_hidden_by_its_pb_off_keeps_its_reset_history():
     ac = build("cruise")
     ac.inject_failure("elec_gen1_gcu_trip")
     ac.advance(2.0)
-    ac.set_control("GEN 1", "OFF")
-    ac.advance(30.0)
-    ac.set_control("GEN 1", "ON")
-    ac.advance(2.0)
+    off_then_on(ac, "GEN 1", off_s=30.0)
     assert lines(ac, "ELEC GEN 1 FAULT") == [".IF UNSUCCESSFUL :", "-GEN 1...............OFF"]
 
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..reads import FlightConditions
 from ..tick import Tick
 from . import performance as perf
 from .atmosphere import cas_from_mach
@@ -48,17 +49,9 @@ def _share(dt: float, tau: float) -> float:
 
 
 # ---- what this system reads -----------------------------------------------------------
-class FlightState(Protocol):
-    @property
-    def on_ground(self) -> bool: ...
-    @property
-    def altitude_ft(self) -> float: ...
-    @property
-    def ias_kt(self) -> float: ...
+class FlightState(FlightConditions, Protocol):
     @property
     def vs_fpm(self) -> float: ...
-    @property
-    def mach(self) -> float: ...
     @property
     def mass_kg(self) -> float: ...
     @property
