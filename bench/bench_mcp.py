@@ -2,7 +2,8 @@
 
     python bench/bench_mcp.py [--calls 2000] [--stdio-calls 700] [--spawns 7]
 
-Targets (DESIGN.md): a tool call within 1.5x a bare `MCPServer` echo tool on
+First-round targets (docs/architecture.md "Performance targets" has the current ones):
+a tool call within 1.5x a bare `MCPServer` echo tool on
 the same transport (bare: ~180 us in-memory, ~1.05 ms stdio); `a320-bench serve`
 from spawn to the first answer within 1.5x a bare MCP server (~0.55 s).
 

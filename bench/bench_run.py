@@ -2,7 +2,8 @@
 
     python bench/bench_run.py
 
-Targets (DESIGN.md): an agent step (scripted provider, in-memory MCP,
+First-round targets (docs/architecture.md "Performance targets" has the current ones):
+an agent step (scripted provider, in-memory MCP,
 trajectory written) <= 0.5 ms; fixed cost per episode beyond the simulator's
 setup <= 10 ms; with a fake model of fixed latency L, W workers finish T
 episodes within 1.15x of T*L*steps/W; one live episode <= 5 MB; `run

@@ -1,4 +1,4 @@
-"""Benchmark `a320-bench score` (DESIGN.md "Performance targets").
+"""Benchmark `a320-bench score` (docs/architecture.md "Performance targets").
 
 Writes N synthetic trajectories (default 2,000) shaped like real ones (embedded
 scenario, ground truth, assistant turns, ECAM / system page / control list

@@ -2,7 +2,8 @@
 
     python bench/bench_sim.py
 
-Targets (DESIGN.md): >= 10,000 simulated s per wall s in cruise; every start
+First-round targets (docs/architecture.md "Performance targets" has the current ones):
+>= 10,000 simulated s per wall s in cruise; every start
 state < 50 ms (built from scratch, and as the per-episode copy).
 """
 

@@ -1,4 +1,4 @@
-"""`a320-bench`: run | serve | score | validate.
+"""`a320-bench`: run | serve | score | report | validate.
 
 Thin: each command parses its flags and calls one library function. Heavy
 imports (mcp, litellm, the simulator) happen inside the command bodies, so
@@ -67,6 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--include-errors", action="store_true", help="count provider errors and invalid scenarios in means")
     sc.add_argument("--csv", metavar="FILE", help="also write one row per episode to FILE")
 
+    rp = sub.add_parser("report", help="write one self-contained HTML report of trajectories (opens offline)")
+    rp.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
+    rp.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the HTML file (default: report.html)")
+
     v = sub.add_parser("validate", help="check scenario files and fly each ground truth with the scripted provider")
     v.add_argument("paths", nargs="*", metavar="PATH", help="scenario files, folders or globs (default: scenarios/)")
     return p
@@ -80,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
             from .score.cli import run_score
 
             return run_score(args)
+        if args.command == "report":
+            from .report.cli import run_report
+
+            return run_report(args)
         if args.command == "validate":
             from .validate import run_validate
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -180,6 +181,7 @@ def run_command(args) -> int:
         print(f"{skipped} episode(s) already complete in {out} (use --force to rerun)", file=sys.stderr)
     _print_summary(out, scenarios, label)
     print(f"run record: {record_path}", file=sys.stderr)
+    print(f"make the report: a320-bench report {shlex.quote(str(out))}", file=sys.stderr)
     replay_bad = [r for r in results if r.replay_same is False]
     for r in replay_bad:
         print(f"error: replay of {r.scenario_id} run {r.run_index} ended in a different state: a determinism bug",

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .alert_log import AlertLog
 from .scenario.harness import Gate, evaluate_success, holds
 from .scenario.model import FailureSpec, Scenario
 from .sim import Aircraft
@@ -49,6 +50,7 @@ class Episode:
         self.final: dict[str, Any] | None = None
         self.pending: list[FailureSpec] = [f for f in scenario.failures if f.during_episode]
         self.budget = scenario.budget
+        self.alert_log = AlertLog(aircraft)  # ECAM onsets and clears for the report's timeline
 
     def replace_aircraft(self, aircraft: Aircraft) -> None:
         """(dev reset) A new aircraft, a new time origin and baseline, no failures still to arrive."""
@@ -73,6 +75,7 @@ class Episode:
                 step = min(step, 1.0)
             self.ac.advance(step)
             done += step
+            self.alert_log.observe(self.ac, self.sim_elapsed, self.start_sim_s)
             self._deliver_due()
         if self.sim_elapsed >= self.budget.max_sim_time_s - 1e-9:
             self.end("budget_sim_time")
@@ -114,6 +117,7 @@ class Episode:
             "tool_call", seq=self.seq, name=name, arguments=arguments, result=result, is_error=is_error,
             sim_time_before_s=sim_before, sim_time_after_s=self.sim_elapsed,
             wall_ms=round((time.perf_counter() - wall_start) * 1000, 3),
+            **self.alert_log.note(self.ac, self.sim_elapsed, self.start_sim_s),
         )
         self._in_call = False
         if self._final_due:

@@ -7,6 +7,7 @@ Events (each a JSON object with `type`, `ts` wall-clock ISO time, `schema_versio
     setup           validity gate, ground truth, success criteria, budget
     assistant       model text, tool calls asked for, token usage, cost
     tool_call       name, arguments, result, is_error, sim time before/after, wall ms
+                    (+ ecam_changes: alerts that appeared or cleared, see alert_log.py)
     nudge           the harness asked a silent model to continue
     provider_error  the model provider failed after retries
     client_report   what an external client (claude -p) reported about itself

@@ -60,7 +60,8 @@ def test_the_wheel_carries_every_package_the_profiles_the_scenarios_and_the_sche
     for pkg in cfg["packages"]:
         assert pkg.replace(".", "/") + "/__init__.py" in names, pkg
     assert {"a320bench/profiles/benchmark.yaml", "a320bench/profiles/dev.yaml",
-            "a320bench/scenarios/schema/scenario.schema.json"} <= names
+            "a320bench/scenarios/schema/scenario.schema.json", "a320bench/bridge/report/templates/report.html.j2",
+            "a320bench/bridge/report/templates/report.js", "a320bench/bridge/report/templates/report.css"} <= names
     scenarios = {f"a320bench/scenarios/{p.relative_to(ROOT / 'scenarios').as_posix()}"
                  for p in (ROOT / "scenarios").rglob("*.yaml")}
     assert scenarios <= names

@@ -1,4 +1,4 @@
-"""Scoring is pure and offline: it loads neither MCP, litellm, the simulator nor pydantic (DESIGN.md)."""
+"""Scoring and the report are pure and offline: they load neither MCP, litellm, the simulator nor pydantic (DESIGN.md)."""
 
 import json
 import subprocess
@@ -25,20 +25,23 @@ CHECK = textwrap.dedent("""
     code_json = main(["score", {path!r}, "--json"])
     rich_after_json = "rich" in sys.modules
     code_table = main(["score", {path!r}])
-    print("RESULT", json.dumps({{"after_import": after_import, "after_scoring": loaded(), "codes": [code_json, code_table],
+    code_report = main(["report", {path!r}, "-o", {out!r}])
+    print("RESULT", json.dumps({{"after_import": after_import, "after_scoring": loaded(), "codes": [code_json, code_table, code_report],
                      "rich_after_json": rich_after_json, "rich_after_table": "rich" in sys.modules}}),
           file=sys.stderr)
 """)
 
 
 @pytest.mark.slow
-def test_scoring_a_file_through_the_cli_loads_no_mcp_litellm_sim_or_pydantic(tmp_path):
+def test_scoring_and_reporting_a_file_through_the_cli_load_no_mcp_litellm_sim_or_pydantic(tmp_path):
     path = compliant().write(tmp_path / "t.jsonl")
-    proc = subprocess.run([sys.executable, "-c", CHECK.format(heavy=HEAVY, path=str(path))],
+    out = tmp_path / "report.html"
+    proc = subprocess.run([sys.executable, "-c", CHECK.format(heavy=HEAVY, path=str(path), out=str(out))],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stderr.split("RESULT ", 1)[1])
-    assert result == {"after_import": [], "after_scoring": [], "codes": [0, 0],
+    assert result == {"after_import": [], "after_scoring": [], "codes": [0, 0, 0],
                       "rich_after_json": False, "rich_after_table": True}
     doc = json.loads(proc.stdout.split("\n", 1)[0])
     assert doc["scorecards"][0]["compliant_success"] is True
+    assert out.stat().st_size > 0

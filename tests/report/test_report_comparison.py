@@ -1,0 +1,60 @@
+"""Models compared scenario by scenario: pairs by (scenario, run), McNemar per scenario, bootstrap overall."""
+
+from __future__ import annotations
+
+import pytest
+
+from a320bench.bridge.report.comparison import compare_models
+from a320bench.bridge.score.scorecard import score_file
+from score_builder import compliant, gen1
+
+
+def card(tmp_path, model: str, scenario: str, run: int, ok: bool, reason: str = "agent_done"):
+    t = compliant if ok else (lambda **kw: gen1(**kw).read().done().final())
+    path = t(model=model, scenario_id=scenario, run_index=run).write(tmp_path / f"{model}-{scenario}-{run}.jsonl")
+    c = score_file(path)
+    if reason != "agent_done":
+        c.status = reason  # as score marks an excluded episode
+    return c
+
+
+def test_one_model_has_nothing_to_compare_with(tmp_path):
+    assert compare_models([card(tmp_path, "a", "s1", 0, True)]) == []
+
+
+def test_pairs_are_matched_by_scenario_and_run_and_each_scenario_gets_an_exact_mcnemar_p(tmp_path):
+    cards = []
+    for run in range(6):  # s1: a succeeds every time, b never; s2: both always
+        cards += [card(tmp_path, "a", "s1", run, True), card(tmp_path, "b", "s1", run, False),
+                  card(tmp_path, "a", "s2", run, True), card(tmp_path, "b", "s2", run, True)]
+    cards.append(card(tmp_path, "a", "s3", 0, True))  # b never flew s3: unpaired, left out
+    [cmp] = compare_models(cards)
+    assert (cmp["a"], cmp["b"], cmp["scenarios"], cmp["pairs"], cmp["unpaired"]) == ("a", "b", 2, 12, 1)
+    s1, s2 = cmp["by_scenario"]
+    assert (s1["scenario_id"], s1["rate_a"], s1["rate_b"], s1["diff"], s1["only_a"], s1["only_b"]) == \
+        ("s1", 1.0, 0.0, 1.0, 6, 0)
+    assert s1["p"] == pytest.approx(2 / 64)
+    assert s1["p_holm"] == pytest.approx(2 * 2 / 64)  # two scenarios tested
+    assert s1["real"] is False  # 0.0625: six runs are not enough after the adjustment
+    assert (s2["diff"], s2["p"], s2["p_holm"], s2["real"]) == (0.0, 1.0, 1.0, False)
+    assert cmp["mean_diff"] == 0.5
+    assert cmp["ci95"] == [0.0, 1.0] and cmp["real"] is False  # two scenarios: the bootstrap cannot exclude 0
+
+
+def test_a_difference_on_many_scenarios_is_real_and_excluded_episodes_are_not_paired(tmp_path):
+    cards = []
+    for i in range(12):
+        cards += [card(tmp_path, "good", f"s{i:02d}", 0, True), card(tmp_path, "noop", f"s{i:02d}", 0, i == 0)]
+    cards.append(card(tmp_path, "good", "s99", 0, True))
+    cards.append(card(tmp_path, "noop", "s99", 0, False, reason="provider_error"))
+    [cmp] = compare_models(cards)
+    assert (cmp["a"], cmp["b"], cmp["scenarios"], cmp["pairs"], cmp["unpaired"]) == ("good", "noop", 12, 12, 1)
+    assert cmp["mean_diff"] == pytest.approx(11 / 12)
+    assert cmp["ci95"][0] > 0 and cmp["real"] is True
+    assert (cmp["only_a"], cmp["only_b"]) == (11, 0)
+
+
+def test_three_models_give_three_pairs_in_name_order(tmp_path):
+    cards = [card(tmp_path, m, "s1", 0, True) for m in ("scripted", "noop", "random")]
+    assert [(c["a"], c["b"]) for c in compare_models(cards)] == [("noop", "random"), ("noop", "scripted"),
+                                                                 ("random", "scripted")]
