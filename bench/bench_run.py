@@ -12,6 +12,7 @@ episodes within 1.15x of T*L*steps/W; one live episode <= 5 MB; `run
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import resource
 import statistics
@@ -42,15 +43,29 @@ class LatencyProvider(ScriptedProvider):
     def __init__(self, latency_s: float):
         self.latency_s = latency_s
 
-    async def run(self, tools, task):
-        real_call = tools.call
+    def for_episode(self, scenario, run_index):
+        return _Slow(super().for_episode(scenario, run_index), self.latency_s)
 
-        async def slow_call(name, args=None):
-            await anyio.sleep(self.latency_s)
-            return await real_call(name, args)
 
-        tools.call = slow_call
-        return await super().run(tools, task)
+class _Slow:
+    def __init__(self, inner, latency_s: float):
+        self.inner, self.latency_s = inner, latency_s
+
+    async def run(self, view):
+        return await self.inner.run(dataclasses.replace(view, tools=_SlowTools(view.tools, self.latency_s)))
+
+
+class _SlowTools:
+    def __init__(self, tools, latency_s: float):
+        self.tools, self.latency_s = tools, latency_s
+
+    @property
+    def over(self) -> bool:
+        return self.tools.over
+
+    async def call(self, name, args=None):
+        await anyio.sleep(self.latency_s)
+        return await self.tools.call(name, args)
 
 
 async def episodes(n: int, provider, out: Path | None, workers: int = 1) -> tuple[float, int]:

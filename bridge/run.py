@@ -157,6 +157,7 @@ def run_command(args) -> int:
         "provider": getattr(agent, "name", None),
         "model": getattr(agent, "model", None),
         "client": args.client,
+        "sandbox": agent.prepare(out) if args.client else None,  # the client's isolation policy
         "sampling": sampling,
         "runs": args.runs,
         "workers": args.workers,
@@ -221,11 +222,8 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, secrets: tuple
                     res = await agent.run_episode(p.scenario, profile=profile, path=p.path, run_index=p.run_index,
                                                   episode_id=episode_id, secrets=secrets)
                 else:
-                    extra = {}
-                    if getattr(agent, "name", "") == "replay":
-                        extra["replay_path"] = agent.find(p.scenario.id, p.run_index)
                     res = await run_episode(p.scenario, agent, profile=profile, path=p.path, run_index=p.run_index,
-                                            episode_id=episode_id, secrets=secrets, extra=extra)
+                                            episode_id=episode_id, seed=args.seed, secrets=secrets)
             except Exception as e:  # a harness bug: never the agent's fault; the file stays incomplete
                 print(f"error: {episode_id}: harness error: {type(e).__name__}: {e}", file=sys.stderr)
                 res = EpisodeResult(p.scenario.id, p.run_index, p.path, "harness_error", False, False, {})
@@ -235,14 +233,37 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, secrets: tuple
 
     if progress is not None:
         progress.start()
+    terminated: list[int] = []
     try:
-        async with anyio.create_task_group() as tg:
-            for p in plan:
-                tg.start_soon(one, p)
+        async with anyio.create_task_group() as watch:
+            watch.start_soon(_cancel_on_sigterm, watch.cancel_scope, terminated)
+            async with anyio.create_task_group() as tg:
+                for p in plan:
+                    tg.start_soon(one, p)
+            watch.cancel_scope.cancel()
     finally:
         if progress is not None:
             progress.stop()
+    if terminated:  # in-flight episodes have ended as interrupted; stop like Ctrl-C does
+        raise KeyboardInterrupt
     return results
+
+
+async def _cancel_on_sigterm(scope: Any, terminated: list[int]) -> None:
+    """SIGTERM stops the run as Ctrl-C does: every episode in flight is cancelled and ends
+    `interrupted` (no child process outlives it)."""
+    import signal
+    import threading
+
+    import anyio
+
+    if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+        return
+    with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+        async for signum in signals:
+            terminated.append(signum)
+            scope.cancel()
+            return
 
 
 def _print_summary(out: Path, scenarios: list[Any], label: str) -> None:

@@ -1,4 +1,4 @@
-"""The `claude -p` arm: Claude Code driving `a320-bench serve` over stdio.
+"""The `claude -p` arm: Claude Code, in its sandbox, driving the episode's server over HTTP.
 
 Flags (measured with Claude Code 2.1.332):
 
@@ -9,13 +9,20 @@ Flags (measured with Claude Code 2.1.332):
                                    server's instructions (the same text) in its environment
                                    block, so the model reads them twice
     --tools ""                     no built-in tools (Bash, Read, WebFetch, ...): the agent
-                                   has our MCP tools only and cannot read the scenario file
+                                   has our MCP tools only (the sandbox would keep the answer
+                                   out of reach anyway; a benchmark of Claude Code with its
+                                   own tools is a different benchmark)
     --mcp-config CFG --strict-mcp-config   our server only, none from the user's settings
     --allowedTools mcp__<server>   our tools run without a permission prompt (-p has nobody
                                    to ask: a missing allow shows up as permission_denials)
     --output-format stream-json --verbose  the transcript this module reads
     --disable-slash-commands --no-session-persistence   no skills, no saved session
     --model M                      only with --client-model
+
+In the sandbox it has its own program (the node_modules it was installed in),
+and copies of the user's settings.json and .credentials.json (from
+$CLAUDE_CONFIG_DIR, else ~/.claude), read-only: the user's permission rules
+apply, and nothing it writes reaches the user's files.
 
 Environment forced on top of the caller's (auth, ANTHROPIC_BASE_URL stay the user's):
 ENABLE_TOOL_SEARCH=false (else MCP tools hide behind a search tool);
@@ -33,12 +40,17 @@ is_error (an API failure), a non-zero exit code.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from .locate import find_claude
 from .process import ProcessOutcome
+from .sandbox import HOME, DataFile, program_paths
 from .streamjson import read_transcript
+
+# The user's Claude Code files the sandbox gets (read-only copies): permission rules, login.
+USER_FILES = ("settings.json", ".credentials.json")
 
 FORCED_ENV = {
     "ENABLE_TOOL_SEARCH": "false",
@@ -61,11 +73,24 @@ class ClaudeClient:
     def locate(self) -> Path:
         return find_claude()
 
-    def argv(self, exe: Path, *, config: Path, prompt: str, system_prompt: str, server: str) -> list[str]:
+    def paths(self, exe: Path) -> list[Path]:
+        return program_paths(exe)
+
+    def home_files(self) -> list[DataFile]:
+        config_dir = Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
+        files = []
+        for name in USER_FILES:
+            try:
+                files.append(DataFile(f"{HOME}/.claude/{name}", (config_dir / name).read_bytes()))
+            except OSError:  # not there: nothing to bring
+                continue
+        return files
+
+    def argv(self, exe: Path, *, config: str, prompt: str, system_prompt: str, server: str) -> list[str]:
         argv = [str(exe), "-p", prompt,
                 "--system-prompt", system_prompt,
                 "--tools", "",
-                "--mcp-config", str(config), "--strict-mcp-config",
+                "--mcp-config", config, "--strict-mcp-config",
                 "--allowedTools", f"mcp__{server}",
                 "--output-format", "stream-json", "--verbose",
                 "--disable-slash-commands", "--no-session-persistence"]
@@ -108,7 +133,7 @@ class ClaudeClient:
             "transcript_bad_lines": t.bad_lines,
         }
         errors: list[str] = []
-        if outcome.start_error or outcome.timed_out:
+        if outcome.start_error or outcome.timed_out or outcome.exit_code is None:
             return fields, errors  # the runner reports those; the transcript is partial at best
         if t.init is None:
             errors.append("claude reported no system/init event (did it start?)")

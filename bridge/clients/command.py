@@ -4,15 +4,19 @@ The template is split like a shell would (shlex) but never run by one; in each
 argument the placeholders are replaced, in one pass (a value that contains a
 placeholder is not expanded again):
 
-    {config}         path of the MCP config JSON ({"mcpServers": {<server>: {...}}})
+    {config}         path of the MCP config JSON, in the sandbox:
+                     {"mcpServers": {<server>: {"type": "http", "url": ..., "headers":
+                     {"Authorization": "Bearer ..."}}}}
     {prompt}         the scenario's task prompt
     {system_prompt}  the profile's locked instructions
     {server}         the server's name in the config
 
 e.g. --client-cmd 'my-agent --mcp {config} --system {system_prompt} --task {prompt}'.
-The client's stdout is kept beside the trajectory (<run>.cmd.log); what it
-reports about tokens and cost is not known, so those stay empty. A non-zero exit
-is an infrastructure error.
+The client runs in the sandbox (sandbox.py) with its program and every file or
+folder the template names (absolute, or relative to where `run` starts: then
+rewritten as absolute) bound read-only. The client's stdout is kept beside the
+trajectory (<run>.cmd.log); what it reports about tokens and cost is not known,
+so those stay empty. A non-zero exit is an infrastructure error.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 
 from .locate import ClientNotFound
 from .process import ProcessOutcome
+from .sandbox import DataFile, program_paths
 
 PLACEHOLDER = re.compile(r"\{(config|prompt|system_prompt|server)\}")
 
@@ -74,9 +79,16 @@ class CommandClient:
             raise ClientNotFound(f"--client-cmd: {prog} not found on PATH")
         return Path(found)
 
-    def argv(self, exe: Path, *, config: Path, prompt: str, system_prompt: str, server: str) -> list[str]:
-        values = {"config": str(config), "prompt": prompt, "system_prompt": system_prompt, "server": server}
-        return [str(exe), *substitute(self.parts[1:], values)]
+    def paths(self, exe: Path) -> list[Path]:
+        return program_paths(exe) + [p for p in map(_named_path, self.parts[1:]) if p is not None]
+
+    def home_files(self) -> list[DataFile]:
+        return []
+
+    def argv(self, exe: Path, *, config: str, prompt: str, system_prompt: str, server: str) -> list[str]:
+        values = {"config": config, "prompt": prompt, "system_prompt": system_prompt, "server": server}
+        args = [str(_named_path(p) or p) for p in self.parts[1:]]
+        return [str(exe), *substitute(args, values)]
 
     def environment(self) -> dict[str, str]:
         return {}
@@ -86,6 +98,17 @@ class CommandClient:
         fields: dict[str, Any] = {"model": self.model, "requested_model": self.model, "template": self.template,
                                   "usage": None, "cost_usd": None, "permission_denials": None, "mcp_status": None}
         errors = []
-        if not (outcome.start_error or outcome.timed_out) and outcome.exit_code != 0:
+        if not (outcome.start_error or outcome.timed_out) and outcome.exit_code not in (0, None):
             errors.append(f"{self.parts[0]} exited with code {outcome.exit_code}")
         return fields, errors
+
+
+def _named_path(arg: str) -> Path | None:
+    """The file or folder a template argument names (placeholders never do), resolved."""
+    if PLACEHOLDER.search(arg) or not arg or arg.startswith("-"):
+        return None
+    try:
+        p = Path(arg).expanduser()
+        return p.resolve() if p.exists() else None
+    except (OSError, RuntimeError):  # not a name a file could have
+        return None

@@ -1,10 +1,16 @@
-"""Run an external client in its own process group under a wall-clock limit.
+"""Run an external client (its sandbox) in its own process group under a wall-clock limit.
 
-The client starts `a320-bench serve` as its child, so the server shares the
-client's process group. On timeout the group gets SIGTERM (the server then
-writes its `final` and exits) and SIGKILL shortly after; after a normal exit the
-group gets a few seconds to drain (the server finishing its trajectory) before
-it is terminated the same way. stdin is /dev/null; stdout and stderr go to files.
+The client's stdout and stderr come through pipes, never as files it could name:
+stdout is copied into the transcript beside the trajectory line by line, each
+line scrubbed of secrets before it is written; the end of stderr is kept in
+memory. stdin is /dev/null.
+
+The group is bwrap's: when the sandbox's first process exits, or bwrap is
+killed, the kernel ends every process in the sandbox's pid namespace, so
+killing the group ends the client and all it started. That happens on timeout,
+when cancelled (Ctrl-C, SIGTERM of `run`, a failing sibling), and after a normal
+exit as a safety net. A SIGKILL of `run` leaves no client either: bwrap runs
+with --die-with-parent.
 """
 
 from __future__ import annotations
@@ -13,11 +19,14 @@ import os
 import signal
 import subprocess
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-DRAIN_S = 5.0  # after the client exits: time for the server to finish (it needs well under 1 s)
-TERM_GRACE_S = 2.0  # SIGTERM -> SIGKILL
+STDERR_TAIL_BYTES = 4000
+PIPE_GRACE_S = 2.0  # after the exit: time to read what is left in the pipes
+REAP_S = 5.0  # after SIGKILL, how long to wait for the kernel to report the exit
 
 
 @dataclass
@@ -26,60 +35,86 @@ class ProcessOutcome:
     timed_out: bool
     wall_s: float
     start_error: str | None = None  # the program could not be started (not found, not executable)
-    leftovers_killed: bool = False  # processes of the group outlived the client and were terminated
+    stderr_tail: str = ""
 
 
-async def run_in_group(argv: list[str], *, cwd: Path, env: dict[str, str], stdout: Path, stderr: Path,
-                       timeout_s: float, drain_s: float = DRAIN_S) -> ProcessOutcome:
+async def run_in_group(argv: list[str], *, env: dict[str, str], stdout: Path, timeout_s: float,
+                       pass_fds: tuple[int, ...] = (), scrub: Callable[[str], str] = str) -> ProcessOutcome:
     import anyio
 
     t0 = time.monotonic()
-    with open(stdout, "wb") as out, open(stderr, "wb") as err:
-        try:
-            proc = await anyio.open_process(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd,
-                                            env=env, start_new_session=True)
-        except OSError as e:  # FileNotFoundError, PermissionError, ENOEXEC
-            return ProcessOutcome(None, False, 0.0, start_error=f"{argv[0]}: {e.strerror or e}")
+    tail: deque[bytes] = deque()
+    try:
+        proc = await anyio.open_process(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, cwd="/", env=env, start_new_session=True,
+                                        pass_fds=pass_fds)
+    except OSError as e:  # FileNotFoundError, PermissionError, ENOEXEC
+        return ProcessOutcome(None, False, 0.0, start_error=f"{argv[0]}: {e.strerror or e}")
     pgid = proc.pid  # start_new_session: the client leads its own session and process group
     timed_out = False
     try:
-        with anyio.move_on_after(timeout_s) as scope:
-            await proc.wait()
-        if scope.cancelled_caught:
-            timed_out = True
-            await _terminate_group(pgid)
-            with anyio.move_on_after(TERM_GRACE_S):
-                await proc.wait()
-        leftovers = await _drain(pgid, drain_s)
-    except BaseException:  # cancelled (Ctrl-C, a failing sibling): leave nothing behind
-        _signal_group(pgid, signal.SIGKILL)
+        with open(stdout, "wb", buffering=0) as fh:  # unbuffered: the transcript is current on disk
+            out = _Lines(fh, scrub)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(_copy, proc.stdout, out.write)
+                tg.start_soon(_copy, proc.stderr, lambda chunk: _keep_tail(tail, chunk))
+                with anyio.move_on_after(timeout_s) as scope:
+                    await proc.wait()
+                if scope.cancelled_caught:
+                    timed_out = True
+                    _signal_group(pgid, signal.SIGKILL)
+                    await proc.wait()
+                tg.cancel_scope.deadline = anyio.current_time() + PIPE_GRACE_S
+            out.close()
+    except BaseException:  # cancelled: leave nothing behind
+        if proc.returncode is None:
+            _signal_group(pgid, signal.SIGKILL)
         raise
+    finally:
+        with anyio.CancelScope(shield=True), anyio.move_on_after(REAP_S):
+            await proc.aclose()  # reaps it: no zombie
     code = None if timed_out else proc.returncode
-    return ProcessOutcome(code, timed_out, round(time.monotonic() - t0, 3), leftovers_killed=leftovers)
+    return ProcessOutcome(code, timed_out, round(time.monotonic() - t0, 3),
+                          stderr_tail=scrub(b"".join(tail).decode("utf-8", errors="replace"))[-STDERR_TAIL_BYTES:])
 
 
-async def _drain(pgid: int, drain_s: float) -> bool:
-    """Wait for the rest of the group to exit; terminate it if it does not. True if it had to."""
+async def _copy(stream, sink) -> None:
     import anyio
 
-    deadline = time.monotonic() + drain_s
-    while group_alive(pgid):
-        if time.monotonic() > deadline:
-            await _terminate_group(pgid)
-            return True
-        await anyio.sleep(0.02)
-    return False
+    try:
+        async for chunk in stream:
+            sink(chunk)
+    except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+        pass
 
 
-async def _terminate_group(pgid: int) -> None:
-    import anyio
+class _Lines:
+    """Writes whole lines, each passed through `scrub` first (a secret split across two reads is
+    still one line); what is left at the end is written last."""
 
-    _signal_group(pgid, signal.SIGTERM)
-    deadline = time.monotonic() + TERM_GRACE_S
-    while group_alive(pgid) and time.monotonic() < deadline:
-        await anyio.sleep(0.02)
-    if group_alive(pgid):
-        _signal_group(pgid, signal.SIGKILL)
+    def __init__(self, fh, scrub: Callable[[str], str]):
+        self.fh, self.scrub, self.pending = fh, scrub, b""
+
+    def write(self, chunk: bytes) -> None:
+        data = self.pending + chunk
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            self._put(data[:cut])
+        self.pending = data[cut:]
+
+    def close(self) -> None:
+        if self.pending:
+            self._put(self.pending)
+            self.pending = b""
+
+    def _put(self, data: bytes) -> None:
+        self.fh.write(self.scrub(data.decode("utf-8", errors="surrogateescape")).encode("utf-8", "surrogateescape"))
+
+
+def _keep_tail(tail: deque[bytes], chunk: bytes) -> None:
+    tail.append(chunk)
+    while sum(map(len, tail)) - len(tail[0]) >= STDERR_TAIL_BYTES:
+        tail.popleft()
 
 
 def _signal_group(pgid: int, sig: int) -> None:
@@ -87,27 +122,3 @@ def _signal_group(pgid: int, sig: int) -> None:
         os.killpg(pgid, sig)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def group_alive(pgid: int) -> bool:
-    """Is any process of the group still running? Zombies do not count: an orphaned server
-    is reaped by init, which in a container may never happen."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        try:
-            os.killpg(pgid, 0)
-        except (ProcessLookupError, PermissionError):
-            return False
-        return True
-    for entry in os.scandir(proc):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-        except OSError:
-            continue
-        # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after the last ')'
-        fields = stat[stat.rfind(")") + 2:].split()
-        if len(fields) >= 3 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
-            return True
-    return False

@@ -1,101 +1,49 @@
-"""Fold what an external client reported into the episode's trajectory.
+"""Close a client episode's trajectory: the client_report, then the one final that stands.
 
-The server (`a320-bench serve`) writes the trajectory: meta, setup, tool_call
-events and `final`. After the client exits, the bridge appends one
-`client_report` event. On an infrastructure error it then appends a `final`
-with reason `client_error`, so the trajectory always *ends* with a final whose
-reason says what the episode counts as (scoring reads the last `final`):
+The bridge serves each client episode itself, so its recorder writes meta,
+setup and every tool call as they happen. The episode's `final` is held back
+(`HeldFinalRecorder`) until the client is gone, and written last, after the
+client_report, with the reason the episode counts as:
 
-    server final present   final(client_error) repeats the server's verdict,
-                           with `superseded_reason` = the server's reason
-    no server final        final(client_error) from the last verdict file, if any
-    no trajectory at all   the bridge writes meta + setup itself (the client never
-                           reached the server), then client_report and final
+    the client did its part         the episode's own end: agent_done, a budget,
+                                    end_turn_without_done (it stopped without
+                                    report_done), client_timeout (its time ran out)
+    an infrastructure error         client_error, the verdict kept as it stood;
+                                    `superseded_reason` = the episode's own end, if any
+    `run` interrupted               interrupted (rerun on resume)
+    `run` killed                    no final at all (rerun on resume)
+
+A trajectory therefore ends with a final only once everything about the
+episode is known: nothing a killed run leaves behind passes as a result, and
+the client, which never sees the run folder, cannot add to it.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
 from typing import Any
 
-from a320bench.server.trajectory import TRAJECTORY_SCHEMA_VERSION, now_iso
-
-CLIENT_ERROR = "client_error"
-
-
-def read_trajectory(path: Path) -> tuple[list[dict[str, Any]], bool]:
-    """The events of a trajectory the server wrote, and whether a torn last line was cut off.
-
-    A server killed mid-write can leave half a line; it is removed so that the
-    events appended after it do not turn it into a corrupt line in the middle."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return [], False
-    cut = False
-    if data and not data.endswith(b"\n"):
-        keep = data.rfind(b"\n") + 1
-        with open(path, "r+b") as fh:
-            fh.truncate(keep)
-        data, cut = data[:keep], True
-    events = []
-    for line in data.decode("utf-8", errors="replace").splitlines():
-        if line.strip():
-            try:
-                ev = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(ev, dict):
-                events.append(ev)
-    return events, cut
+from a320bench.server.end_reason import EndReason
+from a320bench.server.trajectory import Recorder
 
 
-def last_final(events: list[dict[str, Any]]) -> dict[str, Any] | None:
-    finals = [e for e in events if e.get("type") == "final"]
-    return finals[-1] if finals else None
+class HeldFinalRecorder(Recorder):
+    """A Recorder that keeps the episode's `final` back for `close_episode`."""
+
+    finished = False  # close_episode has written the final
+
+    def write(self, type_: str, **fields: Any) -> dict[str, Any]:
+        if type_ == "final":
+            return {"type": type_, **fields}  # the Episode keeps it (Episode.final)
+        return super().write(type_, **fields)
+
+    def close_episode(self, report: dict[str, Any] | None, final: dict[str, Any]) -> dict[str, Any]:
+        if report is not None:
+            super().write("client_report", **report)
+        self.finished = True
+        return super().write("final", **final)
 
 
-def append_events(path: Path, events: list[tuple[str, dict[str, Any]]], secrets: tuple[str, ...] = ()) -> None:
-    """Append events in the Recorder's format (type, schema_version, ts, fields), secrets scrubbed."""
-    secrets = tuple(s for s in secrets if s and len(s) >= 6)
-    lines = []
-    for kind, fields in events:
-        line = json.dumps({"type": kind, "schema_version": TRAJECTORY_SCHEMA_VERSION, "ts": now_iso(), **fields},
-                          ensure_ascii=False, default=str)
-        for s in secrets:
-            line = line.replace(s, "[REDACTED]")
-        lines.append(line + "\n")
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.writelines(lines)
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
-def client_error_final(error: str, *, server_final: dict[str, Any] | None, verdict: dict[str, Any] | None,
-                       scenario_id: str) -> dict[str, Any]:
-    """The fields of a `final` event with reason client_error (see the module docstring)."""
-    if server_final is not None:
-        base = {k: v for k, v in server_final.items() if k not in ("type", "schema_version", "ts")}
-        superseded = base.get("reason")
-    elif verdict is not None:
-        base = {k: v for k, v in verdict.items() if k != "profile"}
-        superseded = None
-    else:
-        base = {"scenario_id": scenario_id}
-        superseded = None
-    return {**base, "reason": CLIENT_ERROR, "superseded_reason": superseded, "client_error": error}
-
-
-def redact_file(path: Path, secrets: tuple[str, ...]) -> None:
-    """Scrub known secrets from a client's transcript or log, in place."""
-    secrets = tuple(s for s in secrets if s and len(s) >= 6)
-    if not secrets or not path.is_file():
-        return
-    text = path.read_text(encoding="utf-8", errors="replace")
-    new = text
-    for s in secrets:
-        new = new.replace(s, "[REDACTED]")
-    if new != text:
-        path.write_text(new, encoding="utf-8")
+def standing_final(verdict: dict[str, Any], reason: EndReason, *, episode_reason: str | None,
+                   **extra: Any) -> dict[str, Any]:
+    """The final event's fields when the bridge's `reason` replaces the episode's own end."""
+    return {**verdict, "reason": str(reason), "superseded_reason": episode_reason, **extra}

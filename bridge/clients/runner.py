@@ -1,34 +1,51 @@
-"""`make_client(args)` and one episode of an external MCP client driving `a320-bench serve`.
+"""`make_client(args)` and one episode of an external MCP client.
 
-Per episode: check the validity gate in-process (a broken scenario never reaches a
-client, and costs no tokens) -> a fresh temp folder with the scenario, the MCP
-config and an empty working directory -> the client, in its own process group,
-under --client-timeout -> its report folded into the trajectory the server wrote
-(`record`) -> an EpisodeResult.
+Per run, once (`prepare`): find the client's program and set up its sandbox
+policy (sandbox.py); either failing is an infrastructure error that every
+episode then reports before it starts, in one line printed once.
 
-An infrastructure error (the client not found or not starting, our server not
-connected, our tools denied, the wall-clock limit, no verdict from the server,
-an error the client reports) makes the episode `client_error`: reported on stderr,
-recorded as the last `final`, excluded from means by scoring; `run` then exits
-CLIENT_ERROR while the other episodes go on. An agent that did badly is a result.
+Per episode: open the episode in this process (a broken scenario never reaches
+a client, and costs no tokens) -> serve it over Streamable HTTP on loopback, a
+fresh port and bearer token (server/surface/http.py) -> the client, in its
+sandbox and its own process group, under --client-timeout, given an MCP config
+that names only the URL, the token and an opaque episode id -> the episode ends
+(report_done, a budget; else end_turn_without_done when the client stops, or
+client_timeout when its time runs out) -> client_report and the final that
+stands (record.py) -> an EpisodeResult.
+
+The scenario, the verdict and the trajectory never leave this process and the
+run folder; the client sees none of them.
+
+An infrastructure error (the client or its sandbox not there, our server not
+connected, our tools denied, a failing exit, an error the client reports)
+makes the episode `client_error`: reported on stderr, recorded as the final,
+excluded from means by scoring; `run` then exits CLIENT_ERROR while the other
+episodes go on. An agent that did badly, or ran out of time, is a result.
+Cancelled (Ctrl-C, SIGTERM), the episode ends `interrupted` and the client is
+killed before the cancellation goes on.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets as random_ids
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
+import anyio
+
+from a320bench.server.end_reason import EndReason
+
+from ..envfile import redact
 from ..runner import EpisodeResult
 from .locate import ClientNotFound
 from .process import ProcessOutcome, run_in_group
-from .record import CLIENT_ERROR, append_events, client_error_final, last_final, read_trajectory, redact_file
+from .record import HeldFinalRecorder, standing_final
+from .sandbox import CONFIG, WORK, DataFile, Sandbox, SandboxError, build, ca_paths, environment, find_bwrap
 
 SERVER_NAME = "a320"
-STDERR_TAIL_CHARS = 4000
 
 
 def make_client(args: Any) -> ExternalClient:
@@ -53,173 +70,178 @@ def make_client(args: Any) -> ExternalClient:
     return ExternalClient(impl)
 
 
-def server_command(scenario_file: Path, profile: str, trajectory: Path, verdict: Path) -> list[str]:
-    return [sys.executable, "-m", "a320bench", "serve", "--scenario", str(scenario_file), "--profile", profile,
-            "--trajectory", str(trajectory), "--result", str(verdict)]
+def mcp_config(url: str, token: str) -> dict[str, Any]:
+    """All a client is told: where the episode is served and the token it must send."""
+    return {"mcpServers": {SERVER_NAME: {"type": "http", "url": url, "headers": {"Authorization": f"Bearer {token}"}}}}
 
 
-def mcp_config(command: list[str]) -> dict[str, Any]:
-    return {"mcpServers": {SERVER_NAME: {"type": "stdio", "command": command[0], "args": command[1:]}}}
+def hidden_folders(out: Path) -> list[Path]:
+    """What a client must not see: the run folder, this installation (package, scenarios,
+    profiles), the source checkout it comes from, and the virtual environment."""
+    import a320bench
+    import a320bench.bridge
+    import a320bench.profiles
+    import a320bench.scenarios
+    import a320bench.server
+
+    packages = [Path(m.__file__).resolve().parent for m in (a320bench, a320bench.bridge, a320bench.server,
+                                                            a320bench.profiles, a320bench.scenarios)]
+    hidden = [Path(out).resolve(), *packages]
+    common = Path(os.path.commonpath(packages))
+    if (common / "pyproject.toml").is_file():  # an editable install: the whole checkout
+        hidden.append(common)
+    if sys.prefix != sys.base_prefix:  # a virtual environment: its site-packages hold this package
+        hidden.append(Path(sys.prefix).resolve())
+    return hidden
 
 
 class ExternalClient:
-    """What `run` drives: `name`, `model` and `run_episode(...)`, over a client implementation."""
+    """What `run` drives: `name`, `model`, `prepare(out)` and `run_episode(...)`, over a client implementation."""
 
     def __init__(self, impl: Any):
         self.impl = impl
         self.name: str = impl.name
         self.model: str | None = impl.model
         self._printed: set[str] = set()
+        self._setup: tuple[Path, Sandbox, dict[str, str]] | str | None = None
+
+    def prepare(self, out: Path) -> dict[str, Any]:
+        """Find the client and set up its sandbox (once per run); the policy for the run record."""
+        if self._setup is None:
+            try:
+                exe = self.impl.locate().resolve()
+                hidden = hidden_folders(out)
+                env, dropped = environment(os.environ, hidden, self.impl.environment())
+                box = build(find_bwrap(), [*self.impl.paths(exe), *ca_paths(env)], hidden, dropped)
+                self._setup = (exe, box, env)
+            except (ClientNotFound, SandboxError) as e:
+                self._setup = str(e)
+        if isinstance(self._setup, str):
+            return {"error": self._setup}
+        return self._setup[1].policy()
 
     async def run_episode(self, sc: Any, *, profile: Any, path: Path, run_index: int, episode_id: str,
                           secrets: tuple[str, ...] = ()) -> EpisodeResult:
+        from a320bench.server.session import open_episode
+
         path = Path(path).resolve()
         path.parent.mkdir(parents=True, exist_ok=True)
         transcript = path.with_name(path.name.removesuffix(".jsonl") + self.impl.transcript_suffix)
-        meta = {"entry": "run", "transport": "stdio", "client": self.name, "client_model": self.model,
-                "run_index": run_index, "episode_id": episode_id}
-        gate = _gate_refusal(sc, profile, path, meta, secrets)
-        if gate is not None:
-            return gate
-        for stale in (path, transcript):  # an earlier, incomplete attempt
-            stale.unlink(missing_ok=True)
+        transcript.unlink(missing_ok=True)  # an earlier, incomplete attempt
+        policy = self.prepare(path.parent.parent)
+        token, opaque_id = random_ids.token_urlsafe(32), random_ids.token_hex(8)
+        secrets = (*secrets, token)
+        meta = {"entry": "run", "transport": "http", "client": self.name, "client_model": self.model,
+                "run_index": run_index, "episode_id": episode_id, "agent_episode_id": opaque_id}
         report: dict[str, Any] = {"client": self.name, "model": self.model, "run_index": run_index,
-                                  "episode_id": episode_id}
-        errors: list[str] = []
-        verdict: dict[str, Any] | None = None
+                                  "episode_id": episode_id, "sandbox": policy}
+        rec = HeldFinalRecorder(path, secrets=secrets)
+        ep = None
         try:
-            exe = self.impl.locate()
-        except ClientNotFound as e:
-            exe = None
-            errors.append(str(e))
-        if exe is not None:
-            with tempfile.TemporaryDirectory(prefix=f"a320-bench-{self.name}-") as tmp:
-                outcome, invocation, verdict, stderr_tail = await self._run(exe, sc, profile, path, transcript,
-                                                                           Path(tmp))
-            redact_file(transcript, secrets)
-            fields, client_errors = self.impl.report(transcript, outcome, SERVER_NAME, list(profile.tools))
-            report.update(fields)
-            report.update(invocation=invocation, exit_code=outcome.exit_code, timed_out=outcome.timed_out,
-                          wall_s=outcome.wall_s, leftovers_killed=outcome.leftovers_killed,
-                          transcript=transcript.name if transcript.exists() else None, stderr_tail=stderr_tail)
-            if outcome.start_error:
-                errors.append(f"{self.name} could not be started: {outcome.start_error}")
-            if outcome.timed_out:
-                errors.append(f"{self.name} exceeded its wall-clock limit of {self.impl.timeout_s:g} s; "
-                              "its process group was killed")
-            errors += client_errors
-            if verdict is None and not errors:
-                errors.append("the server left no verdict file (the client never started it?)")
-            if errors and outcome.exit_code not in (0, None) and stderr_tail:
-                errors.append(f"its stderr ends: {stderr_tail.strip().splitlines()[-1][:300]}")
-        return self._fold(sc, profile, path, meta, report, errors, verdict, secrets)
+            ep = open_episode(sc, rec, profile=profile.name, tools=list(profile.tools),
+                              instructions=profile.instructions, meta=meta)
+            if ep.ended == EndReason.INVALID_SCENARIO:  # the gate failed: no client is started
+                rec.close_episode(None, ep.final or {})
+                return EpisodeResult(sc.id, run_index, path, ep.ended, False, False, ep.final or {})
+            errors: list[str] = []
+            if isinstance(self._setup, str):
+                errors.append(self._setup)
+            else:
+                exe, box, env = self._setup
+                outcome, invocation = await self._run(exe, box, env, ep, profile, sc.task_prompt, transcript,
+                                                      token, opaque_id, secrets)
+                errors += self._assess(outcome, invocation, report, transcript, profile)
+            own_end = ep.ended
+            if ep.final is None:
+                timed_out = bool(report.get("timed_out"))
+                ep.end(EndReason.CLIENT_TIMEOUT if timed_out else EndReason.END_TURN_WITHOUT_DONE)
+            final = dict(ep.final or {})
+            report["error"] = redact("; ".join(errors), secrets) or None
+            if errors and ep.ended != EndReason.HARNESS_ERROR:  # our own bug stays ours
+                final = standing_final(final, EndReason.CLIENT_ERROR, episode_reason=own_end,
+                                       client_error=report["error"])
+                self._print_once(f"error: {episode_id}: client_error: {report['error']}")
+            elif ep.ended == EndReason.CLIENT_TIMEOUT:
+                self._print_once(f"note: {episode_id}: {self.name} ran out of its {self.impl.timeout_s:g} s "
+                                 "(client_timeout: the agent's result)")
+            rec.close_episode(report, final)
+            gate = final.get("gate") if isinstance(final.get("gate"), dict) else {}
+            success = final["reason"] != EndReason.CLIENT_ERROR and bool((final.get("success") or {}).get("passed"))
+            return EpisodeResult(sc.id, run_index, path, str(final["reason"]), success,
+                                 bool(gate.get("passed", True)), final)
+        except BaseException as e:  # cancelled (Ctrl-C, SIGTERM) or our bug: never the agent's result
+            if ep is not None and not rec.finished:
+                stopped = isinstance(e, (KeyboardInterrupt, SystemExit, anyio.get_cancelled_exc_class()))
+                _close_early(rec, ep, report, EndReason.INTERRUPTED if stopped else EndReason.HARNESS_ERROR)
+            raise
+        finally:
+            rec.close()
 
-    async def _run(self, exe: Path, sc: Any, profile: Any, path: Path, transcript: Path, root: Path):
-        import yaml
-
+    async def _run(self, exe: Path, box: Sandbox, env: dict[str, str], ep: Any, profile: Any, prompt: str,
+                   transcript: Path, token: str, opaque_id: str, secrets: tuple[str, ...]
+                   ) -> tuple[ProcessOutcome, dict[str, Any]]:
         from a320bench.server.session import sha256_text
+        from a320bench.server.surface.http import serve_http
 
-        work = root / "work"  # the client's working directory: empty
-        work.mkdir()
-        scenario_file = root / f"{sc.id}.yaml"
-        scenario_file.write_text(yaml.safe_dump(sc.model_dump(mode="json"), sort_keys=False, allow_unicode=True),
-                                 encoding="utf-8")
-        verdict_file = root / "verdict.json"
-        config = root / "mcp.json"
-        command = server_command(scenario_file, profile.name, path, verdict_file)
-        config.write_text(json.dumps(mcp_config(command), indent=2), encoding="utf-8")
-        prompt, system_prompt = sc.task_prompt, profile.instructions
-        argv = self.impl.argv(exe, config=config, prompt=prompt, system_prompt=system_prompt, server=SERVER_NAME)
-        forced = self.impl.environment()
-        env = {**os.environ, **forced}
-        stderr = root / "stderr.txt"
-        outcome: ProcessOutcome = await run_in_group(argv, cwd=work, env=env, stdout=transcript, stderr=stderr,
-                                                     timeout_s=self.impl.timeout_s)
-        verdict = None
-        try:
-            verdict = json.loads(verdict_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass
-        try:
-            tail = stderr.read_text(encoding="utf-8", errors="replace")[-STDERR_TAIL_CHARS:] or None
-        except OSError:
-            tail = None
+        system_prompt = profile.instructions
+        async with serve_http(ep, profile, path=f"/{opaque_id}/mcp", token=token) as endpoint:
+            config = mcp_config(endpoint.url, token)
+            argv = self.impl.argv(exe, config=CONFIG, prompt=prompt, system_prompt=system_prompt,
+                                  server=SERVER_NAME)
+            files = [DataFile(CONFIG, json.dumps(config, indent=2).encode()), *self.impl.home_files()]
+            command, fds = box.command(argv, files)
+            try:
+                outcome = await run_in_group(command, env=env, stdout=transcript, timeout_s=self.impl.timeout_s,
+                                             pass_fds=tuple(fds), scrub=lambda text: redact(text, secrets))
+            finally:
+                for fd in fds:
+                    os.close(fd)
         invocation = {
             "argv": argv,
-            "cwd": "<empty temp folder>",
-            "env_forced": forced,
-            "mcp_config": mcp_config(command),
+            "cwd": WORK,
+            "env_forced": self.impl.environment(),
+            "mcp_config": config,  # the token is scrubbed from the record like any secret
             "server": SERVER_NAME,
             "system_prompt_mode": self.impl.system_prompt_mode,
             "system_prompt_sha256": sha256_text(system_prompt),
             "prompt_sha256": sha256_text(prompt),
             "timeout_s": self.impl.timeout_s,
         }
-        return outcome, invocation, verdict, tail
+        return outcome, invocation
 
-    def _fold(self, sc: Any, profile: Any, path: Path, meta: dict[str, Any], report: dict[str, Any],
-              errors: list[str], verdict: dict[str, Any] | None, secrets: tuple[str, ...]) -> EpisodeResult:
-        """Append client_report (and, on an infrastructure error, a client_error final) to the trajectory."""
-        events, cut = read_trajectory(path)
-        if cut:
-            report["trajectory_torn_line_removed"] = True
-        if not events or events[0].get("type") != "meta":  # the client never reached the server
-            if not errors:
-                errors.append("the server wrote no trajectory")
-            events, opening_verdict = _write_opening(sc, profile, path, meta, secrets)
-            verdict = verdict or opening_verdict
-        server_final = last_final(events)
-        if server_final is None and not errors:
-            errors.append("the server wrote no final event")
-        report["error"] = "; ".join(errors) or None
-        to_append: list[tuple[str, dict[str, Any]]] = [("client_report", report)]
-        if errors:
-            final = client_error_final(report["error"], server_final=server_final, verdict=verdict,
-                                       scenario_id=sc.id)
-            to_append.append(("final", final))
-            self._print_once(f"error: {meta['episode_id']}: client_error: {report['error']}")
-        else:
-            final = {k: v for k, v in server_final.items() if k not in ("type", "schema_version", "ts")}
-        append_events(path, to_append, secrets)
-        reason = str(final.get("reason") or "")
-        gate = final.get("gate") if isinstance(final.get("gate"), dict) else {}
-        success = reason != CLIENT_ERROR and bool((final.get("success") or {}).get("passed"))
-        return EpisodeResult(sc.id, meta["run_index"], path, reason, success, bool(gate.get("passed", True)), final)
+    def _assess(self, outcome: ProcessOutcome, invocation: dict[str, Any], report: dict[str, Any],
+                transcript: Path, profile: Any) -> list[str]:
+        """Fill the report from what the client did and said; its infrastructure errors."""
+        fields, errors = self.impl.report(transcript, outcome, SERVER_NAME, list(profile.tools))
+        tail = outcome.stderr_tail or None
+        report.update(fields)
+        report.update(invocation=invocation, exit_code=outcome.exit_code, timed_out=outcome.timed_out,
+                      wall_s=outcome.wall_s, transcript=transcript.name if transcript.exists() else None,
+                      stderr_tail=tail)
+        if outcome.start_error:
+            errors.insert(0, f"{self.name} could not be started: {outcome.start_error}")
+        if errors and outcome.exit_code not in (0, None) and tail:
+            errors.append(f"its stderr ends: {tail.strip().splitlines()[-1][:300]}")
+        return errors
 
     def _print_once(self, line: str) -> None:
         # The same message for every episode (claude not installed) is printed once.
-        key = line.split(": client_error: ", 1)[-1]
+        key = line.split(": ", 2)[-1]
         if key in self._printed:
             return
         self._printed.add(key)
         print(line, file=sys.stderr)
 
 
-def _gate_refusal(sc: Any, profile: Any, path: Path, meta: dict[str, Any],
-                  secrets: tuple[str, ...]) -> EpisodeResult | None:
-    """An invalid_scenario result (its trajectory written) when the validity gate fails, else None."""
-    from a320bench.server.session import open_episode
-    from a320bench.server.trajectory import Recorder
-
-    probe = open_episode(sc, Recorder(None), profile=profile.name, tools=list(profile.tools),
-                         instructions=profile.instructions, meta=meta)
-    if probe.ended != "invalid_scenario":
-        return None
-    with Recorder(path, secrets=secrets) as rec:
-        ep = open_episode(sc, rec, profile=profile.name, tools=list(profile.tools),
-                          instructions=profile.instructions, meta=meta)
-    final = ep.final or {}
-    return EpisodeResult(sc.id, meta["run_index"], path, "invalid_scenario", False, False, final)
-
-
-def _write_opening(sc: Any, profile: Any, path: Path, meta: dict[str, Any],
-                   secrets: tuple[str, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """meta + setup, as the server would have written them, for an episode the client never opened;
-    and the verdict of that untouched episode."""
-    from a320bench.server.session import open_episode
-    from a320bench.server.trajectory import Recorder
-
-    with Recorder(path, secrets=secrets) as rec:
-        ep = open_episode(sc, rec, profile=profile.name, tools=list(profile.tools),
-                          instructions=profile.instructions, meta=meta)
-        return list(rec.events), ep.verdict()
+def _close_early(rec: HeldFinalRecorder, ep: Any, report: dict[str, Any], reason: EndReason) -> None:
+    """The episode's final when it stops before the client is done: `run` was interrupted
+    (or our own code failed), whatever the agent did so far."""
+    own_end = ep.ended
+    try:
+        if ep.final is None:
+            ep.end(reason)
+        verdict = dict(ep.final or {})
+    except Exception as e:  # the verdict needs the simulator; if that is what broke, say so
+        verdict = {"scenario_id": ep.scenario.id, "error": f"{type(e).__name__}: {e}"}
+    report.update(interrupted=reason == EndReason.INTERRUPTED)
+    rec.close_episode(report, standing_final(verdict, reason, episode_reason=own_end))

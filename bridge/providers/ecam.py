@@ -24,8 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..tool_session import AgentTools
-from .base import AgentTask
+from .base import AgentView
 
 IDLE_WAIT_S = 30  # nothing to do: let time pass, as a literal reader watching the ECAM would
 IDLE_LIMIT = 4  # this many idle waits in a row (two minutes) end the watch
@@ -149,8 +148,8 @@ class EcamProvider:
     def meta(self) -> dict[str, Any]:
         return {"idle_wait_s": IDLE_WAIT_S, "idle_limit": IDLE_LIMIT}
 
-    async def run(self, tools: AgentTools, task: AgentTask) -> str | None:
-        # Only the tools: this baseline never reads the task's scenario (it would hold the answer).
+    async def run(self, view: AgentView) -> str | None:
+        tools = view.tools  # all it uses: the view carries no scenario to read
         listing = await tools.call("list_controls")
         controls = listing.data.get("controls", []) if isinstance(listing.data, dict) else []
         matcher = Matcher(controls)

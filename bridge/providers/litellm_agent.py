@@ -21,8 +21,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import anyio  # noqa: E402
 import litellm  # noqa: E402
 
-from ..tool_session import AgentTools  # noqa: E402
-from .base import AgentTask, ProviderFailed  # noqa: E402
+from ..agent_tools import AgentJournal  # noqa: E402
+from .base import AgentView, ProviderFailed  # noqa: E402
 
 litellm.suppress_debug_info = True
 litellm.telemetry = False
@@ -104,7 +104,7 @@ class LitellmProvider:
     def meta(self) -> dict[str, Any]:
         return {"sampling": self.sampling, "litellm_version": getattr(litellm, "version", None) or _version()}
 
-    async def _complete(self, session: AgentTools, **kw: Any) -> Any:
+    async def _complete(self, journal: AgentJournal, **kw: Any) -> Any:
         attempt = 0
         while True:
             attempt += 1
@@ -115,23 +115,24 @@ class LitellmProvider:
                     raise ProviderFailed(f"{type(e).__name__}: {str(e)[:300]}", attempt) from None
                 base = float(os.environ.get("A320_BENCH_BACKOFF_BASE_S", "1.0"))  # tests shorten it
                 delay = min(BACKOFF_MAX_S, base * 2 ** (attempt - 1))
-                session.recorder.write("provider_retry", attempt=attempt, error=f"{type(e).__name__}", delay_s=delay)
+                journal.write("provider_retry", attempt=attempt, error=f"{type(e).__name__}", delay_s=delay)
                 await anyio.sleep(delay)
 
-    async def run(self, tools: AgentTools, task: AgentTask) -> str | None:
+    async def run(self, view: AgentView) -> str | None:
+        tools, journal = view.tools, view.journal
         functions = to_functions(await tools.list())
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": task.instructions},
-            {"role": "user", "content": task.task_prompt},
+            {"role": "system", "content": view.instructions},
+            {"role": "user", "content": view.task_prompt},
         ]
         nudged = False
         for turn in range(1, MAX_TURNS + 1):
             t0 = time.perf_counter()
-            resp = await self._complete(tools, messages=messages, tools=functions)
+            resp = await self._complete(journal, messages=messages, tools=functions)
             msg = resp.choices[0].message
             calls = list(msg.tool_calls or [])
             usage = getattr(resp, "usage", None)
-            tools.recorder.write(
+            journal.write(
                 "assistant", turn=turn, text=msg.content or "",
                 tool_calls=[{"id": c.id, "name": c.function.name, "arguments": c.function.arguments} for c in calls],
                 usage={"input_tokens": getattr(usage, "prompt_tokens", None),
@@ -149,7 +150,7 @@ class LitellmProvider:
                 if nudged:
                     return "end_turn_without_done"
                 nudged = True
-                tools.recorder.write("nudge", text=NUDGE)
+                journal.write("nudge", text=NUDGE)
                 messages.append({"role": "user", "content": NUDGE})
                 continue
             nudged = False

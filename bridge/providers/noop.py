@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tool_session import AgentTools
-from .base import AgentTask
+from .base import AgentView
 
 
 class NoopProvider:
@@ -15,9 +14,9 @@ class NoopProvider:
     def meta(self) -> dict[str, Any]:
         return {}
 
-    async def run(self, tools: AgentTools, task: AgentTask) -> str | None:
-        ecam = await tools.call("read_ecam")
+    async def run(self, view: AgentView) -> str | None:
+        ecam = await view.tools.call("read_ecam")
         titles = [a["title"] for a in ecam.data.get("alerts", [])] if isinstance(ecam.data, dict) else []
-        await tools.call("report_done", {"diagnosis": "; ".join(titles) or "nothing shown",
-                                         "actions_summary": "No action taken."})
+        await view.tools.call("report_done", {"diagnosis": "; ".join(titles) or "nothing shown",
+                                              "actions_summary": "No action taken."})
         return None

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..tool_session import AgentTools
-from .base import AgentTask
+from .base import AgentView
 
 ACTIONS = 12
 
@@ -16,14 +15,14 @@ class RandomProvider:
     model = None
 
     def __init__(self, seed: int = 0):
-        self.seed = seed
+        self.seed = seed  # --seed; the runner derives each episode's view.seed from it
 
     def meta(self) -> dict[str, Any]:
         return {"seed": self.seed}
 
-    async def run(self, tools: AgentTools, task: AgentTask) -> str | None:
-        # Seeded per (seed, scenario, run): reruns are reproducible, runs differ.
-        rng = random.Random(f"{self.seed}:{task.scenario.id}:{task.run_index}")
+    async def run(self, view: AgentView) -> str | None:
+        rng = random.Random(view.seed)  # per (seed, scenario, run): reruns are reproducible, runs differ
+        tools = view.tools
         await tools.call("read_ecam")
         listing = await tools.call("list_controls")
         controls = listing.data.get("controls", []) if isinstance(listing.data, dict) else []

@@ -2,7 +2,8 @@
 
 Same scenario, same actions must give the same final state (timestamps aside).
 The runner compares the replayed final state hash with the recorded one; a
-mismatch is a harness bug, not an agent failure.
+mismatch is a harness bug, not an agent failure. An oracle: the runner builds
+it per episode (`for_episode`), which picks the recorded trajectory.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from typing import Any
 
 from a320bench.server.trajectory import read_events
 
-from ..tool_session import AgentTools
-from .base import AgentTask
+from .base import AgentView
 
 
 def recorded_calls(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -48,11 +48,21 @@ class ReplayProvider:
     def meta(self) -> dict[str, Any]:
         return {"replay_source": str(self.source)}
 
-    async def run(self, tools: AgentTools, task: AgentTask) -> str | None:
-        path = task.extra["replay_path"]
-        calls, _ = recorded_calls(path)
+    def for_episode(self, scenario: Any, run_index: int) -> ReplayRun:
+        path = self.find(scenario.id, run_index)
+        if path is None:
+            raise LookupError(f"no recorded trajectory for {scenario.id} run {run_index} in {self.source}")
+        return ReplayRun(path)
+
+
+class ReplayRun:
+    def __init__(self, source: Path):
+        self.replay_source = source  # the runner checks the replayed state against it
+
+    async def run(self, view: AgentView) -> str | None:
+        calls, _ = recorded_calls(self.replay_source)
         for ev in calls:
-            if tools.over:
+            if view.tools.over:
                 break
-            await tools.call(ev["name"], ev.get("arguments") or {})
-        return None if tools.reported_done else "end_turn_without_done"
+            await view.tools.call(ev["name"], ev.get("arguments") or {})
+        return None if view.tools.reported_done else "end_turn_without_done"

@@ -1,15 +1,18 @@
 """The scripted provider: flies the scenario's ground-truth procedure, no LLM.
 
 It is the ceiling every model is compared against and the test double every
-end-to-end test uses.
+end-to-end test uses. An oracle: the runner builds it per episode with the
+scenario (`for_episode`, on the harness side); what it then flies goes through
+the same view and tools as any agent's.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..tool_session import AgentTools
-from .base import AgentTask
+from a320bench.server.scenario.model import GroundTruth, Scenario
+
+from .base import AgentView
 
 
 class ScriptedProvider:
@@ -19,8 +22,16 @@ class ScriptedProvider:
     def meta(self) -> dict[str, Any]:
         return {}
 
-    async def run(self, tools: AgentTools, task: AgentTask) -> str | None:
-        gt = task.scenario.ground_truth
+    def for_episode(self, scenario: Scenario, run_index: int) -> ScriptedRun:
+        return ScriptedRun(scenario.ground_truth)
+
+
+class ScriptedRun:
+    def __init__(self, ground_truth: GroundTruth):
+        self.ground_truth = ground_truth
+
+    async def run(self, view: AgentView) -> str | None:
+        gt, tools = self.ground_truth, view.tools
         ecam = await tools.call("read_ecam")
         actions: list[str] = []
         for block in gt.procedure:

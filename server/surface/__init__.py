@@ -14,6 +14,7 @@
     factory       create_server(episode, profile): a fresh server per episode
     verdict_file  serve's --result file, kept current off the call path
     serve         `a320-bench serve`: one episode over stdio
+    http          one episode over Streamable HTTP on loopback, behind a bearer token
 
 `profiles` imports neither mcp nor the simulator; the names below load lazily.
 """

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from mcp.server.mcpserver.tools import Tool
 
@@ -42,7 +43,8 @@ async def _lifespan(server: EpisodeServer) -> AsyncIterator[EpisodeState]:
     yield server.state
 
 
-def create_server(episode: Episode, profile: Profile | str) -> EpisodeServer:
+def create_server(episode: Episode, profile: Profile | str, **transport: Any) -> EpisodeServer:
+    """`transport`: options a transport adds to the server (the HTTP module's bearer auth)."""
     if isinstance(profile, str):
         profile = load_profile(profile)
     tools = profile_tools(profile)
@@ -57,6 +59,7 @@ def create_server(episode: Episode, profile: Profile | str) -> EpisodeServer:
         lifespan=_lifespan,
         # MCPServer() configures root logging when nobody has; never at INFO (one line per agent mistake).
         log_level="WARNING",
+        **transport,
     )
     server.add_prompt(TASK_PROMPT)
     for resource in episode_resources(state):

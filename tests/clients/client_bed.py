@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +14,22 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "elec" / "gen1_fault_reset_fails.yaml"
 SCENARIO_ID = "elec_gen1_fault_reset_fails"
 SERVER = "a320"  # the server's name in the MCP config: tools are mcp__a320__<tool>
+AGENT = Path(__file__).with_name("sandboxed_agent.py")  # the standard-library client of `--client cmd` tests
+# The scenario's procedure, flown by a client: [tool, arguments] per call.
+PROCEDURE = [["read_ecam", {}],
+             ["set_control", {"control": "GEN 1", "position": "OFF"}],
+             ["set_control", {"control": "GEN 1", "position": "ON"}],
+             ["set_control", {"control": "GEN 1", "position": "OFF"}],
+             ["report_done", {"diagnosis": "GEN 1 fault, reset unsuccessful", "actions_summary": "GEN 1 off, on, off"}]]
 
 
 def mcp(tool: str) -> str:
     return f"mcp__{SERVER}__{tool}"
+
+
+def python_cmd(*args: str) -> str:
+    """A --client-cmd running this Python (in the sandbox: the interpreter alone, not our venv)."""
+    return shlex.join([sys.executable, *args])
 
 
 def run(out: Path, *args: str) -> int:
@@ -40,3 +54,19 @@ def last(evs: list[dict[str, Any]], kind: str) -> dict[str, Any]:
 
 # ScoreCard fields that name the arm or count its tokens; everything else must match across arms.
 IDENTITY_FIELDS = {"path", "model", "provider", "run_index", "episode_id", "input_tokens", "output_tokens", "cost_usd"}
+
+
+def processes_with(marker: str) -> list[int]:
+    """Live processes (zombies aside) whose command line holds `marker`: what a client left behind."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state not in ("Z", "X"):
+            found.append(int(proc.name))
+    return found

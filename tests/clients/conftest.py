@@ -1,8 +1,10 @@
-"""Fixtures of the external-client tests: the real `claude` offline against a fake Messages API."""
+"""Fixtures of the external-client tests: the sandbox's program, and the real `claude` offline against a
+fake Messages API."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +26,13 @@ OFFLINE_ENV = {
 }
 
 
+@pytest.fixture
+def sandboxed() -> None:
+    """Skip, saying why, where bubblewrap is missing: every client runs in its sandbox."""
+    if shutil.which("bwrap") is None:
+        pytest.skip("bwrap not found: clients run in a bubblewrap sandbox; run `.ci/install-system-tools` (CI does)")
+
+
 @dataclass
 class ClaudeBed:
     exe: Path
@@ -39,7 +48,7 @@ class ClaudeBed:
 
 
 @pytest.fixture
-def claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ClaudeBed:
+def claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandboxed: None) -> ClaudeBed:
     """The pinned claude, a fresh HOME, no credentials or Claude settings from the caller's environment."""
     exe = require("claude")
     home = tmp_path / "home"

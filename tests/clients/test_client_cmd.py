@@ -1,10 +1,9 @@
-"""`--client cmd`: any MCP client from a command template -- here a small Python client over the
-mcp SDK's stdio transport (tests/clients/scripted_mcp_client.py). No Node needed."""
+"""`--client cmd`: any MCP client from a command template -- here a small standard-library Python
+client over Streamable HTTP (tests/clients/sandboxed_agent.py), in its sandbox. No Node needed."""
 
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 
@@ -14,9 +13,8 @@ from a320bench.bridge import exitcodes
 from a320bench.bridge.clients.command import TemplateError, parse_template, substitute
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.surface.profiles import load_profile
-from tests.clients.client_bed import events, last, run, tool_calls, trajectory
+from tests.clients.client_bed import AGENT, PROCEDURE, events, last, python_cmd, run, tool_calls, trajectory
 
-CLIENT = Path(__file__).with_name("scripted_mcp_client.py")
 PROCEDURE = [["read_ecam", {}],
              ["set_control", {"control": "GEN 1", "position": "OFF"}],
              ["set_control", {"control": "GEN 1", "position": "ON"}],
@@ -24,13 +22,10 @@ PROCEDURE = [["read_ecam", {}],
              ["report_done", {"diagnosis": "GEN 1 fault, reset unsuccessful", "actions_summary": "GEN 1 off, on, off"}]]
 
 
-def python_cmd(*args: str) -> str:
-    return shlex.join([sys.executable, *args])
-
-
 @pytest.mark.slow
-def test_a_command_template_client_flies_the_procedure_through_serve(tmp_path):
-    template = python_cmd(str(CLIENT), "{config}", "{server}", json.dumps(PROCEDURE)) + \
+@pytest.mark.usefixtures("sandboxed")
+def test_a_command_template_client_flies_the_procedure_through_the_episodes_http_server(tmp_path):
+    template = python_cmd(str(AGENT), "play", "{config}", "{server}", json.dumps(PROCEDURE)) + \
         " --prompt {prompt} --system {system_prompt}"
     out = tmp_path / "out"
     rc = run(out, "--client", "cmd", "--client-cmd", template, "--client-model", "py-sdk")
@@ -39,13 +34,16 @@ def test_a_command_template_client_flies_the_procedure_through_serve(tmp_path):
     path = trajectory(out, "cmd-py-sdk")
     evs = events(path)
     assert [[n, a] for n, a in tool_calls(evs)] == PROCEDURE
-    assert [e["type"] for e in evs][-2:] == ["final", "client_report"]
+    # The bridge served the episode: the final comes last, once the client is gone, after its report.
+    assert [e["type"] for e in evs] == ["meta", "setup", *["tool_call"] * len(PROCEDURE), "client_report", "final"]
     final = last(evs, "final")
     assert final["reason"] == "agent_done" and final["success"]["passed"] is True
-    report = evs[-1]
+    report = evs[-2]
     assert report["error"] is None and report["exit_code"] == 0
     assert (report["client"], report["model"], report["usage"], report["cost_usd"]) == ("cmd", "py-sdk", None, None)
-    assert report["invocation"]["argv"][0] == sys.executable
+    assert report["invocation"]["argv"][:3] == [str(Path(sys.executable).resolve()), str(AGENT), "play"]
+    assert report["invocation"]["mcp_config"]["mcpServers"]["a320"]["headers"] == {"Authorization": "Bearer [REDACTED]"}
+    assert evs[0]["transport"] == "http" and evs[0]["entry"] == "run"
 
     # Each placeholder became exactly one argument, newlines and quotes intact, no shell in between.
     log = path.with_name("cmd-py-sdk__run000.cmd.log")
