@@ -84,6 +84,18 @@ def test_one_engine_in_alt_hold_loses_speed_to_vls_and_then_gives_up_altitude():
     assert ac.get("flight.vs_fpm") < 0
 
 
+def test_one_engine_held_far_below_its_alt_level_takes_1_s_steps_not_fine_ticks():
+    """FLT-08: ALT that cannot reach its level (one engine at VLS, thousands of feet below it) is a slow
+    steady state, not a level capture: 1 s steps, so an hour on one engine costs what the hour says."""
+    ac = build("cruise")
+    ac.inject_failure("eng1_flameout_damage")
+    ac.advance(3600.0)
+    ticks = ac.ticks
+    ac.advance(600.0)
+    assert ac.get("fg.vertical_mode") == "ALT" and ac.get("flight.altitude_ft") < 25000
+    assert ac.ticks - ticks <= 600 + 50  # 0.2 s ticks would be 3,000
+
+
 def test_thrust_levers_to_idle_disconnect_the_a_thr_and_a_lost_a_thr_locks_the_thrust():
     """FG-03: IDLE disconnects the A/THR (its pushbutton goes OFF); an A/THR lost with its power (the emergency
     electrical configuration) freezes the thrust, THR LK, until a lever moves."""

@@ -43,6 +43,8 @@ TURN_RATE_DEG_S = 3.0
 PROTECTION_MARGIN_KT = 5.0
 SLOW_SPEED_CHANGE_KT_S = 0.05  # below this the speed only creeps: the steady step is accurate
 FAST_SPEED_CHANGE_KT_S = 0.5  # above this the speed changes fast: 0.2 s ticks
+SETTLE_BAND_FT = 250.0  # within it ALT brings the aircraft back on its level (0.2 s ticks); farther off,
+# ALT cannot get there (one engine at VLS, sinking or holding below the level): a slow steady state
 
 
 # ---- what this system reads -----------------------------------------------------------
@@ -181,7 +183,8 @@ class Flight:
         rate = abs(dcas_kt) / dt if dt > 0 else 0.0
         if rate > FAST_SPEED_CHANGE_KT_S or guidance.vertical_mode == "ALT*":
             return True
-        if abs(self.vs_fpm) > 0.5 and guidance.vertical_mode == "ALT":  # settling back on the level
+        if (abs(self.vs_fpm) > 0.5 and guidance.vertical_mode == "ALT"
+                and abs(guidance.alt_target_ft - self.altitude_ft) < SETTLE_BAND_FT):  # settling back on the level
             return True
         if abs(self.vs_fpm) > 0.5 or rate > SLOW_SPEED_CHANGE_KT_S:
             self.max_step_s = 1.0  # the capture band (>= 250 ft) is many 1 s steps wide
