@@ -30,10 +30,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--scenario", nargs="+", default=None, metavar="PATH",
                    help="scenario files, folders or globs (default: the built-in catalogue)")
     who = r.add_mutually_exclusive_group()
-    who.add_argument("--model", help="a litellm model id, e.g. anthropic/claude-sonnet-4-5 (needs the providers extra)")
-    who.add_argument("--provider", choices=["scripted", "noop", "random", "ecam", "replay"],
-                     help="a built-in provider (default: scripted)")
+    who.add_argument("--agent", metavar="AGENT", help="who drives the episodes: a built-in (scripted, noop, random, "
+                     "ecam, replay, litellm), a name an installed package registers (entry points a320bench.agents), "
+                     "package.module:Class or path/to/file.py:Class (default: scripted)")
+    who.add_argument("--provider", choices=["scripted", "noop", "random", "ecam", "replay", "litellm"],
+                     help="a built-in agent (the same as --agent NAME)")
     who.add_argument("--client", choices=["claude", "cmd"], help="an external MCP client driving `a320-bench serve`")
+    r.add_argument("--model", help="the model: alone, a litellm model id, e.g. anthropic/claude-sonnet-4-5 (needs the "
+                   "providers extra); with a plug-in --agent, handed to it")
+    r.add_argument("--reasoning-level", metavar="LEVEL", default=None,
+                   help="--model and plug-ins: the reasoning level (low, medium, high ...), recorded and scored apart")
     r.add_argument("--client-model", help="model name passed to the external client")
     r.add_argument("--client-cmd", help="command for --client cmd; placeholders {config} {prompt} {system_prompt} {server}")
     # Defaults of flags that apply to one kind of run are None, so that a flag given where it

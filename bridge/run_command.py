@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import shlex
 import signal
 import threading
@@ -46,31 +47,57 @@ class Planned:
     path: Path
 
 
-def _label(args) -> str:
+def agent_text(args) -> str | None:
+    """What drives the episodes, as `--agent` would name it (None: an external client)."""
+    if args.client:
+        return None
+    return args.agent or args.provider or ("litellm" if args.model else "scripted")
+
+
+def _label(args, agent: Any) -> str:
     from .selection import source_label
 
-    return source_label(args.provider, args.model, args.client, args.client_model)
+    if args.client:
+        return source_label(None, None, args.client, args.client_model)
+    return source_label(args.spec.name, getattr(agent, "model", None), reasoning_level=args.reasoning_level)
+
+
+_REASONING = re.compile(r"^[a-z0-9][a-z0-9_-]{0,23}$")
 
 
 def check_flags(args) -> None:
     """Refuse, in one line, a flag that does not apply to this kind of run; then fill in defaults."""
-    provider = args.provider or (None if args.model or args.client else "scripted")
+    from .providers import resolve
+
+    text = agent_text(args)
+    args.spec = spec = resolve(text) if text else None  # UsageError when it names nothing
+    name = spec.name if spec else None
+    models = bool(spec and spec.takes_model)  # the litellm loop and plug-ins take model settings
+    plugin = bool(spec and spec.plugin)
     only = {
-        "--replay-from": (args.replay_from, provider == "replay", "--provider replay"),
-        "--replay-of": (args.replay_of, provider == "replay", "--provider replay"),
-        "--seed": (args.seed, provider == "random", "--provider random (no other provider takes a seed)"),
+        "--model": (args.model, models, "--agent litellm and plug-in agents (a client takes --client-model)"),
+        "--replay-from": (args.replay_from, name == "replay", "--provider replay"),
+        "--replay-of": (args.replay_of, name == "replay", "--provider replay"),
+        "--seed": (args.seed, name == "random" or plugin,
+                   "--provider random and plug-in agents (no other built-in takes a seed)"),
         "--client-model": (args.client_model, bool(args.client), "--client"),
         "--client-timeout": (args.client_timeout, bool(args.client), "--client"),
         "--client-cmd": (args.client_cmd, args.client == "cmd", "--client cmd"),
-        "--sampling": (args.sampling, bool(args.model), "--model"),
-        "--max-retries": (args.max_retries, bool(args.model), "--model"),
-        "--request-timeout": (args.request_timeout, bool(args.model), "--model"),
-        "--env-file": (args.env_file, bool(args.model or args.client),
-                       "--model and --client (the built-in providers need no credentials)"),
+        "--sampling": (args.sampling, models, "--model and plug-in agents"),
+        "--max-retries": (args.max_retries, models, "--model and plug-in agents"),
+        "--request-timeout": (args.request_timeout, models, "--model and plug-in agents"),
+        "--reasoning-level": (args.reasoning_level, models, "--model and plug-in agents"),
+        "--env-file": (args.env_file, models or bool(args.client),
+                       "--model, plug-in agents and --client (the built-in baselines need no credentials)"),
     }
     for flag, (value, applies, where) in only.items():
         if value is not None and not applies:
             raise UsageError(f"{flag} does not apply here: it is only for {where}")
+    if name == "litellm" and not args.model:
+        raise UsageError("--agent litellm needs --model, e.g. --model anthropic/claude-sonnet-4-5")
+    if args.reasoning_level is not None and not _REASONING.match(args.reasoning_level):
+        raise UsageError(f"--reasoning-level {args.reasoning_level!r}: a short lower-case word, e.g. low, medium, "
+                         "high")
     if not 1 <= args.runs <= MAX_RUNS:
         raise UsageError(f"--runs must be between 1 and {MAX_RUNS}")
     if args.workers < 1:
@@ -80,13 +107,13 @@ def check_flags(args) -> None:
     for flag, value in (("--client-timeout", args.client_timeout), ("--request-timeout", args.request_timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise UsageError(f"{flag} must be a positive number of seconds (got {value:g})")
-    if provider == "replay" and not args.replay_from:
+    if name == "replay" and not args.replay_from:
         raise UsageError("--provider replay needs --replay-from RUNS_FOLDER")
     if args.client == "cmd" and not args.client_cmd:
         raise UsageError("--client cmd needs --client-cmd '...'")
-    for name, value in DEFAULTS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, value)
+    for flag, value in DEFAULTS.items():
+        if getattr(args, flag) is None:
+            setattr(args, flag, value)
 
 
 def _sampling(args) -> dict[str, Any]:
@@ -102,6 +129,8 @@ def _sampling(args) -> dict[str, Any]:
     if reserved:
         raise UsageError(f"--sampling: {', '.join(reserved)} is set by a320-bench itself "
                          "(see --request-timeout and --max-retries)")
+    if "reasoning_effort" in sampling and args.reasoning_level is not None:
+        raise UsageError("--sampling sets reasoning_effort and --reasoning-level is given: use one")
     return sampling
 
 
@@ -122,17 +151,22 @@ def _make_agent(args, sampling: dict[str, Any]) -> Any:
         from .clients.client_episode import make_client
 
         return make_client(args)
-    from .providers import make_provider, provider_class
+    from .providers import AgentConfig, builtin_class, make_agent
+    from .providers.registry import BrokenPluginAgent
 
-    name = "litellm" if args.model else (args.provider or "scripted")
-    if name == "litellm":
-        provider_class("litellm")  # MissingExtra first: one line with the pip command
+    spec = args.spec
+    if spec.name == "litellm" and not spec.plugin:
+        builtin_class("litellm")  # MissingExtra first: one line with the pip command
         from .providers.litellm_agent import check_model
 
         check_model(args.model)
-    return make_provider(name, model=args.model, sampling=sampling, max_retries=args.max_retries,
-                         request_timeout_s=args.request_timeout, seed=args.seed, replay_from=args.replay_from,
-                         replay_of=args.replay_of)
+    config = AgentConfig(model=args.model, reasoning_level=args.reasoning_level, sampling=sampling, seed=args.seed,
+                         max_retries=args.max_retries, request_timeout_s=args.request_timeout,
+                         replay_from=args.replay_from, replay_of=args.replay_of)
+    agent = make_agent(spec, config)
+    if isinstance(agent, BrokenPluginAgent):  # said once; every episode then ends agent_error, scored as such
+        console.error(f"{agent.problem}; every episode ends agent_error (fix it, then rerun with --force)")
+    return agent
 
 
 def _plan(args, scenarios: list[Any], out: Path, label: str) -> tuple[list[Planned], int]:
@@ -187,9 +221,9 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out}: exists and is not a folder")
-    label = _label(args)
+    label = _label(args, agent)
     plan, skipped = _plan(args, scenarios, out, label)
-    if args.provider == "replay":
+    if args.spec is not None and args.spec.name == "replay" and not args.spec.plugin:
         agent.select(plan)  # every planned episode has exactly one recording to replay, or UsageError
 
     started = datetime.now(timezone.utc)
@@ -207,7 +241,9 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         "profile": profile.name,
         "instructions_sha256": sha256_text(profile.instructions),
         "provider": getattr(agent, "name", None),
+        "agent": args.spec.text if args.spec else None,
         "model": getattr(agent, "model", None),
+        "reasoning_level": args.reasoning_level,
         "client": args.client,
         "sandbox": agent.prepare(out) if args.client else None,  # the client's isolation policy
         "sampling": redact_credentials(sampling),
@@ -283,8 +319,11 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scru
 
     from .inprocess_episode import EpisodeResult, run_episode
 
+    from .providers.registry import BrokenPluginAgent
+
     limiter = anyio.CapacityLimiter(args.workers)
     results: list[EpisodeResult] = []
+    broken = isinstance(agent, BrokenPluginAgent)  # said once already
     progress = None
     if not args.no_progress and plan:
         from rich.console import Console
@@ -319,6 +358,8 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scru
                 stop["storage"] = res.error
             if res.error and kind_of(res.reason) is not EndKind.RESULT:
                 console.error(f"{episode_id}: {res.error}")
+            elif res.warning and not broken:  # a plug-in's own failure: its result, named once per episode
+                console.note(f"warning: {episode_id}: agent_error: {res.warning}")
             if progress is not None:
                 progress.advance(task_id)
 

@@ -10,7 +10,8 @@ from typing import Any
 from .scorecard import CLASSES, ScoreCard
 
 CSV_COLUMNS = (
-    "path", "scenario_id", "system", "phase", "tags", "model", "provider", "run_index", "episode_id",
+    "path", "scenario_id", "system", "phase", "tags", "model", "provider", "reasoning_level", "run_index",
+    "episode_id",
     "status", "reason", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
     "steps_total", "in_order", *CLASSES, "dangerous", "anti_procedure",  # CLASSES has harmful, extraneous
     "capabilities_removed", "invariant_violations", "diagnosis_match",

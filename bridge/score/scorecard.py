@@ -59,6 +59,7 @@ class ScoreCard:
     tags: list[str]
     model: str
     provider: str | None
+    reasoning_level: str | None
     run_index: int | None
     episode_id: str | None
     status: str
@@ -109,8 +110,18 @@ class ScoreCard:
 
 
 def model_label(meta: dict[str, Any], client_report: dict[str, Any] | None = None) -> str:
-    """meta.model, else the external client's name and model, else the provider."""
+    """Who is scored, as rows are grouped: `agent_label`, and its reasoning level as leaderboards
+    show it, `o3 (high)`."""
+    label = agent_label(meta, client_report)
+    level = meta.get("reasoning_level")
+    return f"{label} ({level})" if isinstance(level, str) and level else label
+
+
+def agent_label(meta: dict[str, Any], client_report: dict[str, Any] | None = None) -> str:
+    """meta.model (with a plug-in's name), else the external client's name and model, else the agent."""
     if meta.get("model"):
+        if meta.get("agent_kind") not in (None, "builtin") and meta.get("provider"):
+            return f"{meta['provider']}/{meta['model']}"  # two plug-ins on one model are two rows
         return str(meta["model"])
     client = meta.get("client")
     name = model = None
@@ -215,14 +226,14 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
                 commands.append({"seq": ev.get("seq"), "name": name, "arguments": args, "class": c.cls.value,
                                  "matched": c.matched, "capabilities_removed": took,
                                  "invariants_violated": _strs(ev.get("invariants_violated"))})
-        elif kind == "assistant":
+        elif kind in ("assistant", "usage"):  # a model's turn; what an agent reported it spent
             assistant_turns += 1
-            usage = ev.get("usage")
+            usage = ev.get("usage") if kind == "assistant" else ev
             if isinstance(usage, dict):
                 input_tokens += _int(usage.get("input_tokens"))
                 output_tokens += _int(usage.get("output_tokens"))
             c_usd = ev.get("cost_usd")
-            if isinstance(c_usd, (int, float)):
+            if isinstance(c_usd, (int, float)) and not isinstance(c_usd, bool):
                 cost = (cost or 0.0) + c_usd
         elif kind == "setup":
             setup = ev
@@ -293,6 +304,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         tags=[str(t) for t in scenario.get("tags") or []] if isinstance(scenario.get("tags"), list) else [],
         model=model,
         provider=_str_or_none(meta.get("provider")),
+        reasoning_level=_str_or_none(meta.get("reasoning_level")),
         run_index=run_index if isinstance(run_index, int) else None,
         episode_id=_str_or_none(episode_id),
         status=status,
