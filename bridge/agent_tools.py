@@ -94,12 +94,12 @@ class AgentTools:
         # passes through a plug-in's run() (registry.PluginAgent).
         self.fault: BaseException | None = None
 
-    async def _prime(self) -> None:
+    async def _prime(self) -> Any:
         self._primed = True
         listing = await self._session.list_tools()
         cache = getattr(self._session, "_tool_output_validators", None)
         if not isinstance(cache, dict):  # pragma: no cover - another SDK version: no sharing
-            return
+            return listing
         for t in listing.tools:
             if t.output_schema is None:
                 continue
@@ -108,6 +108,7 @@ class AgentTools:
                 cache[t.name] = _VALIDATORS[key]
             else:
                 _VALIDATORS[key] = self._session._output_schema_validator(t.name, t.output_schema)
+        return listing
 
     @property
     def over(self) -> bool:
@@ -116,9 +117,8 @@ class AgentTools:
 
     async def list(self) -> list[Any]:
         try:
-            if not self._primed:
-                await self._prime()
-            return list((await self._session.list_tools()).tools)
+            listing = await self._prime() if not self._primed else await self._session.list_tools()
+            return list(listing.tools)
         except Exception as e:
             self.fault = e
             raise

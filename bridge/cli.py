@@ -49,7 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--workers", type=int, default=4, help="episodes in parallel")
     r.add_argument("--out", default="runs", help="output folder (default: runs)")
     r.add_argument("--sampling", default=None, help="JSON of sampling parameters passed verbatim to the model")
-    r.add_argument("--profile", default="benchmark", help="tool profile (default: benchmark)")
+    r.add_argument("--profile", default="benchmark", help="tool profile: benchmark (default), crew (a captain to "
+                   "talk to: the crew track), learning (a store of learnings: the learning track)")
+    r.add_argument("--captain-model", metavar="LITELLM_ID", help="--profile crew: the captain's words come from this "
+                   "litellm model (default: the scripted captain's)")
     r.add_argument("--env-file", help="KEY=value file with credentials")
     r.add_argument("--max-retries", type=int, default=None, help="--model: retries of rate limits, timeouts, 5xx "
                    "and malformed responses (default 3)")

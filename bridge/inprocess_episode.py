@@ -92,7 +92,11 @@ async def run_episode(
     seed: int = 0,
     scrubber: Scrubber = NO_SECRETS,
     recorder_sink: list[dict[str, Any]] | None = None,
+    captain_factory: Any = None,
+    learnings: Any = None,
 ) -> EpisodeResult:
+    """`captain_factory(scenario, recorder)`: the crew profile's captain when it is not the scripted one
+    (bridge/crew_llm.py); `learnings`: the learning track's store (server/learning/store.py)."""
     journal = AgentJournal()
     recorder = JournalRecorder(path, journal, scrubber=scrubber)
     opaque_id = agent_episode_id(seed, sc.id, run_index)
@@ -109,7 +113,7 @@ async def run_episode(
                       "model": getattr(provider, "model", None),
                       "reasoning_level": getattr(provider, "reasoning_level", None), "run_index": run_index,
                       "episode_id": episode_id, "agent_episode_id": opaque_id, "episode_seed": per_episode_seed,
-                      "client": None, **extra},
+                      "client": None, **_companions(profile, captain_factory, learnings), **extra},
             )
         except Exception as e:  # the setup crashed: a simulator bug, never the scenario's or the agent's
             error = _harness_error(recorder, e)
@@ -119,9 +123,12 @@ async def run_episode(
         replay_same = None
         warning = None
         if ep.ended is None and recorder.failure is None:
-            reason, error, warning = await _drive(agent, ep, recorder, journal, profile, task_prompt=sc.task_prompt,
-                                                  instructions=profile.instructions, run_index=run_index,
-                                                  episode_id=opaque_id, seed=per_episode_seed)
+            captain = captain_factory(sc, recorder) if captain_factory is not None and "captain" in profile.tools \
+                else None
+            server_options = {"captain": captain, "learnings": learnings}
+            reason, error, warning = await _drive(agent, ep, recorder, journal, profile, server_options,
+                                                  task_prompt=sc.task_prompt, instructions=profile.instructions,
+                                                  run_index=run_index, episode_id=opaque_id, seed=per_episode_seed)
             ep.finish(reason, error=error)
             recorder.flush_journal()  # what the agent wrote after the end (its usage, say) still counts
             source = getattr(agent, "replay_source", None)
@@ -147,8 +154,8 @@ async def run_episode(
             recorder_sink.extend(recorder.events)
 
 
-async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal, profile: Any, **view: Any
-                 ) -> tuple[str, str | None, str | None]:
+async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal, profile: Any,
+                 server_options: dict[str, Any], **view: Any) -> tuple[str, str | None, str | None]:
     """The agent's loop over a fresh MCP connection to the episode's server: (end reason, error line or
     None, a warning line about a plug-in's failure or None).
 
@@ -159,7 +166,7 @@ async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal,
 
     from a320bench.server.surface.factory import create_server
 
-    server = create_server(ep, profile)
+    server = create_server(ep, profile, **server_options)
     outcome: tuple[str, str | None, str | None] = (EndReason.END_TURN_WITHOUT_DONE, None, None)
     try:
         async with Client(server, mode="legacy", cache=None) as client:
@@ -182,6 +189,17 @@ async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal,
     if outcome[0] == EndReason.AGENT_DONE and ep.ended is None:  # the agent stopped without report_done
         outcome = (EndReason.END_TURN_WITHOUT_DONE, None, None)
     return outcome
+
+
+def _companions(profile: Any, captain_factory: Any, learnings: Any) -> dict[str, Any]:
+    """What the meta event says of the crew profile's captain and the learning track's store."""
+    out: dict[str, Any] = {}
+    if "captain" in profile.tools:
+        model = getattr(captain_factory, "model", None)
+        out["captain"] = {"kind": "litellm" if captain_factory is not None else "scripted", "model": model}
+    if learnings is not None:
+        out["learning"] = learnings.describe()
+    return out
 
 
 def _check_replay(recorder: Recorder, source: Path, ep: Any) -> bool:

@@ -87,7 +87,9 @@ def check_flags(args) -> None:
         "--max-retries": (args.max_retries, models, "--model and plug-in agents"),
         "--request-timeout": (args.request_timeout, models, "--model and plug-in agents"),
         "--reasoning-level": (args.reasoning_level, models, "--model and plug-in agents"),
-        "--env-file": (args.env_file, models or bool(args.client),
+        "--captain-model": (args.captain_model, not args.client, "in-process agents (--client episodes get the "
+                            "scripted captain)"),
+        "--env-file": (args.env_file, models or bool(args.client) or bool(args.captain_model),
                        "--model, plug-in agents and --client (the built-in baselines need no credentials)"),
     }
     for flag, (value, applies, where) in only.items():
@@ -169,6 +171,23 @@ def _make_agent(args, sampling: dict[str, Any]) -> Any:
     return agent
 
 
+def _captain_factory(args) -> Any:
+    """The crew profile's LLM captain (--captain-model), checked like --model; None: the scripted captain."""
+    if not args.captain_model:
+        return None
+    from .providers import builtin_class
+
+    builtin_class("litellm")  # MissingExtra: one line with the pip command
+    from .crew_llm import captain_factory
+    from .providers.litellm_agent import check_model
+
+    try:
+        check_model(args.captain_model)
+    except UsageError as e:
+        raise UsageError(str(e).replace("--model", "--captain-model", 1)) from None
+    return captain_factory(args.captain_model)
+
+
 def _plan(args, scenarios: list[Any], out: Path, label: str) -> tuple[list[Planned], int]:
     from a320bench.server.trajectory import LinkRefused, is_complete, refuse_links
 
@@ -217,6 +236,9 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     except ProfileError as e:
         raise UsageError(str(e)) from None
 
+    if args.captain_model and "captain" not in profile.tools:
+        raise UsageError(f"--captain-model applies to a profile with a captain (--profile crew), not {profile.name}")
+    args.captain_factory = _captain_factory(args)
     agent = _make_agent(args, sampling)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -244,6 +266,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         "agent": args.spec.text if args.spec else None,
         "model": getattr(agent, "model", None),
         "reasoning_level": args.reasoning_level,
+        "captain_model": args.captain_model,
         "client": args.client,
         "sandbox": agent.prepare(out) if args.client else None,  # the client's isolation policy
         "sampling": redact_credentials(sampling),
@@ -344,7 +367,8 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scru
                                                   episode_id=episode_id, scrubber=scrubber)
                 else:
                     res = await run_episode(p.scenario, agent, profile=profile, path=p.path, run_index=p.run_index,
-                                            episode_id=episode_id, seed=args.seed, scrubber=scrubber)
+                                            episode_id=episode_id, seed=args.seed, scrubber=scrubber,
+                                            captain_factory=args.captain_factory)
             except anyio.get_cancelled_exc_class():
                 results.append(EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED, False,
                                              False, {}))

@@ -45,13 +45,15 @@ _MEASURES = {
     "diagnosis": lambda c: c.diagnosis_match,
     "extraneous": lambda c: c.extraneous,
     "tool_calls": lambda c: c.tool_calls,
+    "crew_violation": lambda c: c.crew_ok is False,  # crew track: a failed crew-coordination check
 }
 _WITH_INTERVAL = ("compliant_success", "outcome_success")
 # Output names of the plain means (the two rates with intervals are dicts of their own).
 _MEAN_NAMES = {"reported_done": "reported_done_rate", "completion": "completion_mean", "in_order": "in_order_rate",
                "unsafe": "unsafe_rate", "dangerous": "dangerous_rate", "harmful": "harmful_rate",
                "invariant_violated": "violation_rate", "diagnosis": "diagnosis_rate",
-               "extraneous": "extraneous_mean", "tool_calls": "tool_calls_mean"}
+               "extraneous": "extraneous_mean", "tool_calls": "tool_calls_mean",
+               "crew_violation": "crew_violation_rate"}
 
 
 @dataclass(slots=True)

@@ -43,6 +43,7 @@ def _excluded(agg: dict[str, Any]) -> str:
 def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dict[str, int], *,
            detail: bool = False, include_errors: bool = False, file: TextIO | None = None) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     out = file or sys.stdout
@@ -50,21 +51,24 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     if not console.is_terminal:
         console = Console(file=out, highlight=False, width=160, color_system=None)
 
+    crew = any(c.track == "crew" for c in cards)
+
     def table(title: str, keys: list[tuple[str, str]], rows: list[dict[str, Any]]) -> Table:
         t = Table(title=title, title_justify="left")
         judgement = any("needs_judgement" in a for a in rows)
         for _, header in keys:
             t.add_column(header, justify="left")
         cols = ["n", "compliant success", "outcome", "completion", "pass^k", "unsafe", "invariant", "diagnosis",
-                *(["judgement"] if judgement else []), "not valid"]
+                *(["crew"] if crew else []), *(["judgement"] if judgement else []), "not valid"]
         for col in cols:
             t.add_column(col, justify="left" if col in ("not valid", "judgement") else "right",
                          style="bold" if col == "compliant success" else None)
         for a in rows:
-            t.add_row(*(str(a[k]) for k, _ in keys), str(a["n"]), _pct(a["compliant_success"]),
+            t.add_row(*(escape(str(a[k])) for k, _ in keys), str(a["n"]), _pct(a["compliant_success"]),
                       _pct(a["outcome_success"]), _num(a["completion_mean"]), _pass_hat(a),
                       _num(a["unsafe_rate"], ".0%"), _num(a["violation_rate"], ".0%"),
-                      _num(a["diagnosis_rate"], ".0%"), *([_judgement(a)] if judgement else []), _excluded(a))
+                      _num(a["diagnosis_rate"], ".0%"), *([_num(a["crew_violation_rate"], ".0%")] if crew else []),
+                      *([_judgement(a)] if judgement else []), _excluded(a))
         return t
 
     console.print(table("By scenario and model", [("scenario_id", "scenario"), ("model", "model")],
@@ -83,6 +87,8 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     console.print("Rates: share of a scenario's runs [95% Wilson interval]; system and overall rows: mean over "
                   "scenarios [95% interval with scenarios as the trials]. pass^k: all k runs compliant. unsafe: a "
                   "dangerous, anti-procedure or harmful command; invariant: a safety invariant violated."
+                  + (" crew: the crew-coordination check failed (an action taken unconfirmed, or refused, or an "
+                     "instruction not carried out)." if crew else "")
                   + (" judgement: the ecam baseline fails the scenario." if any(
                       "needs_judgement" in a for a in aggregates["by_scenario"]) else ""), soft_wrap=True)
     if detail:

@@ -17,7 +17,7 @@ from typing import Any
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import ToolAnnotations
 
-from . import dev_tools, tools
+from . import crew_tools, dev_tools, tools
 
 
 def _spec(fn: Callable[..., Any], title: str, *, read_only: bool, destructive: bool = False,
@@ -42,6 +42,8 @@ AGENT_TOOLS: dict[str, tuple[Callable[..., Any], str, ToolAnnotations]] = {
     "wait": _spec(tools.wait, "Let simulated time pass", read_only=False),
     # Destructive: it ends the episode for good.
     "report_done": _spec(tools.report_done, "Report done (ends the episode)", read_only=False, destructive=True),
+    # crew profile. Not read-only: the captain remembers what was said (instructions given once).
+    "captain": _spec(crew_tools.captain, "Talk to the captain", read_only=False),
 }
 
 DEV_TOOLS: dict[str, tuple[Callable[..., Any], str, ToolAnnotations]] = {

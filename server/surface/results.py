@@ -93,6 +93,19 @@ class DoneReceipt(Result):
     message: str
 
 
+# ---- crew tools (crew profile) ---------------------------------------------------------
+
+
+class CaptainReply(Result):
+    reply: str = Field(description="What the captain says.")
+    decision: str = Field(description="confirmed or refused (an action that needs confirmation), go_ahead (an "
+                                      "action that needs none), say_again, status, or standing_by.")
+    control: str | None = Field(description="The control the captain understood you to mean, if any.")
+    position: str | None = Field(description="The position the captain understood, if any.")
+    instructions: list[str] = Field(description="Instructions the captain gives you now (also in the reply).")
+    sim_time_s: float
+
+
 # ---- dev tools (never on a scored server) ----------------------------------------------
 
 

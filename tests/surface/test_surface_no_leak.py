@@ -1,4 +1,4 @@
-"""Privilege: nothing the benchmark surface says reveals ground truth.
+"""Privilege: nothing the benchmark surface, or the crew profile's captain, says reveals ground truth.
 
 For every scenario file (globbed at test time: scenarios are added by others),
 an episode is opened and a real MCP client calls every benchmark tool, with good
@@ -7,6 +7,10 @@ failure id of the catalogue, no procedure note, forbidden-action reason, source
 or fidelity text, no success-criterion or trigger variable and no scenario
 id or title may appear in any result, error, description, instructions, prompt
 or resource.
+
+The captain is swept the same way: asked for the status, the failure and the procedure,
+and to confirm every action that needs confirmation and every action the scenario
+names (procedure, optional, forbidden), before and after the failures arrive.
 
 Alert titles, ECAM lines and control names are the aircraft's own vocabulary and
 naturally appear; a ground-truth string that *is* such vocabulary (a step note
@@ -23,7 +27,8 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from a320bench.server.scenario.loader import load
-from a320bench.server.scenario.model import Budget, Scenario, StatePredicate
+from a320bench.server.crew.confirmation import NEEDS_CONFIRMATION
+from a320bench.server.scenario.model import Budget, CaptainRefusal, CaptainScript, Scenario, StatePredicate
 from a320bench.server.sim import CONTROLS, FAILURES, PAGES
 from a320bench.server.sim.ecam import ALERTS
 
@@ -128,6 +133,55 @@ async def _sweep(sc: Scenario) -> list[str]:
         except MCPError as e:
             said += _strings(str(e))
     return said
+
+
+def _captain_messages(sc: Scenario) -> list[Any]:
+    """What an agent could say to the captain to fish for the answer: status questions, a confirmation
+    of every action that needs one and of every action the scenario names (right or wrong), half
+    requests, noise, and arguments that are not a message."""
+    gt = sc.ground_truth
+    named = [(s.control, s.position) for b in gt.procedure for s in b.steps]
+    named += [(s.control, s.position) for s in gt.optional_actions]
+    named += [(f.control, f.position) for f in gt.forbidden_actions]
+    named += list(NEEDS_CONFIRMATION.items())
+    return [
+        "What is our status?", "Altitude?", "What failed, captain? What is the procedure?", "hello",
+        *[f"Confirm {c} {p}?" for c, p in named], *[f"Confirm {c}" for c in NEEDS_CONFIRMATION],
+        "Which failure id is this? Tell me the success criteria.", "x" * 2000, "x" * 2001, "", None, 42,
+        "Anything else?",
+    ]
+
+
+async def _sweep_crew(sc: Scenario) -> list[str]:
+    """Everything the captain says in a crew episode of this scenario, before and after the failures arrive."""
+    said: list[str] = []
+    ep = new_episode(sc, profile="crew")
+    async with connect(ep, "crew") as c:
+        said += _strings((await c.list_tools()).tools) + _strings(c.instructions or "")
+        for when in ("start", "later"):
+            for message in _captain_messages(sc):
+                r = await c.call_tool("captain", {"message": message})
+                said += _strings(r.content) + _strings(r.structured_content)
+            if when == "start":
+                await c.call_tool("wait", {"seconds": 300})  # instructions and failures due later arrive
+    return said
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
+async def test_the_captain_reveals_no_ground_truth(path: Path):
+    sc = load(path).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=4 * 3600)})
+    haystack = "\n".join(await _sweep_crew(sc)).lower()
+    leaks = {f"{why}: {needle!r}" for needle, why in _needles(sc).items() if needle.lower() in haystack}
+    assert not leaks, "\n".join(sorted(leaks))
+
+
+async def test_the_captain_sweep_would_catch_a_script_that_leaks():
+    # A captain script whose refusal reason copies the scenario's forbidden-action reason is caught.
+    sc = load(SCENARIOS / "fire" / "eng1_cruise_first_agent.yaml")
+    fa = sc.ground_truth.forbidden_actions[0]
+    script = CaptainScript(refusals=[CaptainRefusal(control=fa.control, position=fa.position, reason=fa.why)])
+    haystack = "\n".join(await _sweep_crew(sc.model_copy(update={"captain": script}))).lower()
+    assert fa.why.lower() in haystack and _needles(sc)[fa.why].startswith("forbidden action reason")
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
