@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--sampling", default=None, help="JSON of sampling parameters passed verbatim to the model")
     r.add_argument("--profile", default="benchmark", help="tool profile: benchmark (default), crew (a captain to "
                    "talk to: the crew track), learning (a store of learnings: the learning track)")
+    r.add_argument("--retrieve-learnings-top-k", type=int, default=None, metavar="K",
+                   help="--profile learning: the most learnings one retrieve_learnings returns (official: 3)")
     r.add_argument("--captain-model", metavar="LITELLM_ID", help="--profile crew: the captain's words come from this "
                    "litellm model (default: the scripted captain's)")
     r.add_argument("--env-file", help="KEY=value file with credentials")
@@ -68,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="serve one scenario's tool profile over stdio to an external MCP client")
     s.add_argument("--scenario", required=True, metavar="PATH", help="one scenario file")
-    s.add_argument("--profile", default="benchmark", help="benchmark (default) or dev")
+    s.add_argument("--profile", default="benchmark", help="benchmark (default), crew, learning or dev")
     s.add_argument("--result", metavar="FILE", help="write the verdict here (atomically, kept current)")
     s.add_argument("--trajectory", metavar="FILE", help="write the JSONL trajectory here")
 

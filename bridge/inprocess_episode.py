@@ -113,7 +113,7 @@ async def run_episode(
                       "model": getattr(provider, "model", None),
                       "reasoning_level": getattr(provider, "reasoning_level", None), "run_index": run_index,
                       "episode_id": episode_id, "agent_episode_id": opaque_id, "episode_seed": per_episode_seed,
-                      "client": None, **_companions(profile, captain_factory, learnings), **extra},
+                      "client": None, **companions(profile, captain_factory, learnings), **extra},
             )
         except Exception as e:  # the setup crashed: a simulator bug, never the scenario's or the agent's
             error = _harness_error(recorder, e)
@@ -191,7 +191,7 @@ async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal,
     return outcome
 
 
-def _companions(profile: Any, captain_factory: Any, learnings: Any) -> dict[str, Any]:
+def companions(profile: Any, captain_factory: Any, learnings: Any) -> dict[str, Any]:
     """What the meta event says of the crew profile's captain and the learning track's store."""
     out: dict[str, Any] = {}
     if "captain" in profile.tools:

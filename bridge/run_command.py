@@ -34,6 +34,7 @@ from . import console, exitcodes
 from .errors import OutputError, UsageError
 
 MAX_RUNS = 10_000  # episodes per scenario; the plan is built up front
+MAX_TOP_K = 50  # --retrieve-learnings-top-k
 DEFAULTS = {"client_timeout": 600.0, "max_retries": 3, "request_timeout": 120.0, "seed": 0}
 # What the litellm provider sets itself; --sampling may not (it would fail inside the call).
 RESERVED_SAMPLING = ("model", "messages", "tools", "timeout", "num_retries", "max_retries", "stream")
@@ -238,13 +239,31 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
 
     if args.captain_model and "captain" not in profile.tools:
         raise UsageError(f"--captain-model applies to a profile with a captain (--profile crew), not {profile.name}")
+    from .learning_track import is_learning
+
+    if args.retrieve_learnings_top_k is not None and not is_learning(profile):
+        raise UsageError(f"--retrieve-learnings-top-k applies to the learning profile (--profile learning), not "
+                         f"{profile.name}")
+    if args.retrieve_learnings_top_k is None:
+        from a320bench.server.learning.store import OFFICIAL_TOP_K
+
+        args.retrieve_learnings_top_k = OFFICIAL_TOP_K
+    elif not 1 <= args.retrieve_learnings_top_k <= MAX_TOP_K:
+        raise UsageError(f"--retrieve-learnings-top-k must be between 1 and {MAX_TOP_K} (the official track: 3)")
     args.captain_factory = _captain_factory(args)
     agent = _make_agent(args, sampling)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out}: exists and is not a folder")
     label = _label(args, agent)
-    plan, skipped = _plan(args, scenarios, out, label)
+    from .learning_track import is_learning, learning_chains, single_episode_chains
+
+    if is_learning(profile):
+        chains, skipped = learning_chains(args, scenarios, out, label, args.retrieve_learnings_top_k, Planned)
+        plan = [p for c in chains for p in c.episodes]
+    else:
+        plan, skipped = _plan(args, scenarios, out, label)
+        chains = single_episode_chains(plan)
     if args.spec is not None and args.spec.name == "replay" and not args.spec.plugin:
         agent.select(plan)  # every planned episode has exactly one recording to replay, or UsageError
 
@@ -267,6 +286,8 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         "model": getattr(agent, "model", None),
         "reasoning_level": args.reasoning_level,
         "captain_model": args.captain_model,
+        "learning": {"order": [s.id for s in scenarios], "top_k": args.retrieve_learnings_top_k,
+                     "chains": len(chains)} if is_learning(profile) else None,
         "client": args.client,
         "sandbox": agent.prepare(out) if args.client else None,  # the client's isolation policy
         "sampling": redact_credentials(sampling),
@@ -292,7 +313,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     import anyio
 
     stop: dict[str, Any] = {"signal": None, "storage": None}
-    results = anyio.run(_run_all, plan, agent, profile, scrubber, args, stop)
+    results = anyio.run(_run_all, chains, agent, profile, scrubber, args, stop)
     counts = Counter(str(r.reason) for r in results)
     record["counts"] = dict(sorted(counts.items()))
     record["interrupted"] = stop["signal"]
@@ -336,56 +357,74 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     return exitcodes.OK
 
 
-async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scrubber, args,
+async def _run_all(chains: list[Any], agent: Any, profile: Any, scrubber: Scrubber, args,
                    stop: dict[str, Any]) -> list[Any]:
     import anyio
 
     from .inprocess_episode import EpisodeResult, run_episode
-
     from .providers.registry import BrokenPluginAgent
 
     limiter = anyio.CapacityLimiter(args.workers)
     results: list[EpisodeResult] = []
     broken = isinstance(agent, BrokenPluginAgent)  # said once already
+    total = sum(len(c.episodes) for c in chains)
     progress = None
-    if not args.no_progress and plan:
+    if not args.no_progress and total:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                             console=Console(stderr=True), transient=True)
-    task_id = progress.add_task("episodes", total=len(plan)) if progress else None
+    task_id = progress.add_task("episodes", total=total) if progress else None
 
-    async def one(p: Planned) -> None:
+    async def one(p: Planned, learnings: Any) -> EpisodeResult | None:
+        if stop["storage"]:  # the disk is refusing: starting more episodes would only fail them
+            return None
+        episode_id = f"{p.scenario.id}/{p.path.stem}"
+        try:
+            if args.client:
+                res = await agent.run_episode(p.scenario, profile=profile, path=p.path, run_index=p.run_index,
+                                              episode_id=episode_id, scrubber=scrubber, learnings=learnings)
+            else:
+                res = await run_episode(p.scenario, agent, profile=profile, path=p.path, run_index=p.run_index,
+                                        episode_id=episode_id, seed=args.seed, scrubber=scrubber,
+                                        captain_factory=args.captain_factory, learnings=learnings)
+        except anyio.get_cancelled_exc_class():
+            results.append(EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED, False,
+                                         False, {}))
+            raise
+        except Exception as e:  # a bug of ours past the episode's own guard (a client episode re-raises
+            # after recording its harness_error): never the agent's fault; the other episodes go on
+            res = EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.HARNESS_ERROR, False, False, {},
+                                error=f"harness error: {type(e).__name__}: {e}")
+        results.append(res)
+        if res.reason == EndReason.STORAGE_ERROR:
+            stop["storage"] = res.error
+        if res.error and kind_of(res.reason) is not EndKind.RESULT:
+            console.error(f"{episode_id}: {res.error}")
+        elif res.warning and not broken:  # a plug-in's own failure: its result, named once per episode
+            console.note(f"warning: {episode_id}: agent_error: {res.warning}")
+        if progress is not None:
+            progress.advance(task_id)
+        return res
+
+    async def one_chain(chain: Any) -> None:
+        """A chain's episodes one after another (an ordinary run: one episode); a learning chain stops
+        at an episode that is not the agent's result, whose saves are dropped (resume flies it again)."""
         async with limiter:
-            if stop["storage"]:  # the disk is refusing: starting more episodes would only fail them
-                return
-            episode_id = f"{p.scenario.id}/{p.path.stem}"
-            try:
-                if args.client:
-                    res = await agent.run_episode(p.scenario, profile=profile, path=p.path, run_index=p.run_index,
-                                                  episode_id=episode_id, scrubber=scrubber)
-                else:
-                    res = await run_episode(p.scenario, agent, profile=profile, path=p.path, run_index=p.run_index,
-                                            episode_id=episode_id, seed=args.seed, scrubber=scrubber,
-                                            captain_factory=args.captain_factory)
-            except anyio.get_cancelled_exc_class():
-                results.append(EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED, False,
-                                             False, {}))
-                raise
-            except Exception as e:  # a bug of ours past the episode's own guard (a client episode re-raises
-                # after recording its harness_error): never the agent's fault; the other episodes go on
-                res = EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.HARNESS_ERROR, False, False, {},
-                                    error=f"harness error: {type(e).__name__}: {e}")
-            results.append(res)
-            if res.reason == EndReason.STORAGE_ERROR:
-                stop["storage"] = res.error
-            if res.error and kind_of(res.reason) is not EndKind.RESULT:
-                console.error(f"{episode_id}: {res.error}")
-            elif res.warning and not broken:  # a plug-in's own failure: its result, named once per episode
-                console.note(f"warning: {episode_id}: agent_error: {res.warning}")
-            if progress is not None:
-                progress.advance(task_id)
+            for i, p in enumerate(chain.episodes):
+                learnings = chain.learnings_for(i)
+                res = await one(p, learnings)
+                if learnings is None:
+                    continue
+                if res is None or not _stands(p.path):
+                    return
+                try:
+                    learnings.commit()
+                except OSError as e:
+                    stop["storage"] = f"cannot write the learning store {chain.store.path}: {e.strerror or e}"
+                    console.error(stop["storage"])
+                    return
 
     async def on_signal(scope: Any) -> None:
         """Ctrl-C and SIGTERM stop the run alike: every episode in flight is cancelled and ends
@@ -404,13 +443,20 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scru
         async with anyio.create_task_group() as outer:
             outer.start_soon(on_signal, outer.cancel_scope)
             async with anyio.create_task_group() as episodes:
-                for p in plan:
-                    episodes.start_soon(one, p)
+                for chain in chains:
+                    episodes.start_soon(one_chain, chain)
             outer.cancel_scope.cancel()  # every episode is done: stop listening for signals
     finally:
         if progress is not None:
             progress.stop()
     return results
+
+
+def _stands(path: Path) -> bool:
+    """Did the episode end as the agent's result (resume would skip it)?"""
+    from a320bench.server.trajectory import is_complete
+
+    return is_complete(path)
 
 
 def _print_summary(out: Path, scenarios: list[Any], label: str) -> None:

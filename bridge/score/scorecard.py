@@ -99,6 +99,7 @@ class ScoreCard:
     captain_input_tokens: int = 0
     captain_output_tokens: int = 0
     captain_cost_usd: float | None = None
+    learning_position: int | None = None  # learning track: the episode's place in its chain (0-based)
     identity: str = ""  # what makes two files the same episode (see `episode_identity`)
     commands: list[dict[str, Any]] | None = field(default=None)
 
@@ -380,6 +381,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         captain_input_tokens=captain_in,
         captain_output_tokens=captain_out,
         captain_cost_usd=captain_cost,
+        learning_position=_learning_position(meta),
         identity=episode_identity(meta, scenario_id, model, episode_id),
         commands=commands,
     )
@@ -390,6 +392,12 @@ def episode_identity(meta: dict[str, Any], scenario_id: str, model: str, episode
     episode id, and the time its `meta` event was written (two runs that reuse an episode id into
     different folders are different episodes)."""
     return "|".join((scenario_id, model, _text(episode_id), _text(meta.get("run_index")), _text(meta.get("ts"))))
+
+
+def _learning_position(meta: dict[str, Any]) -> int | None:
+    learning = meta.get("learning")
+    position = learning.get("position") if isinstance(learning, dict) else None
+    return position if isinstance(position, int) and not isinstance(position, bool) else None
 
 
 def _alert_titles(ecam: Any) -> set[str]:

@@ -76,6 +76,8 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     console.print(table("By system and model", [("system", "system"), ("model", "model"), ("scenarios", "scen.")],
                         aggregates["by_system"]))
     console.print(table("Overall", [("model", "model"), ("scenarios", "scen.")], aggregates["overall"]))
+    if aggregates.get("learning_curve"):
+        _curve(console, aggregates["learning_curve"])
     n = len(cards)
     line = f"{n} episode{'s' if n != 1 else ''} scored."
     if excluded:
@@ -94,6 +96,33 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     if detail:
         for card in cards:
             _detail(console, card)
+
+
+CURVE_BINS = 10  # positions of a long chain are shown in at most this many groups
+
+
+def _curve(console: Any, curve: list[dict[str, Any]]) -> None:
+    """The learning track's curve: compliant success by episode position, in up to CURVE_BINS groups."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    # The heading on its own line: a table title would wrap to the (narrow) table's width.
+    console.print("Learning curve: compliant success by episode position (learning track)", soft_wrap=True)
+    t = Table()
+    t.add_column("model")
+    width = max(len(row["points"]) for row in curve)
+    size = -(-width // CURVE_BINS)  # positions per group
+    groups = [(lo, min(lo + size - 1, width)) for lo in range(1, width + 1, size)]
+    for lo, hi in groups:
+        t.add_column(str(lo) if lo == hi else f"{lo}–{hi}", justify="right")
+    for row in curve:
+        cells = []
+        for lo, hi in groups:
+            pts = [p for p in row["points"] if lo <= p["position"] <= hi]
+            n, k = sum(p["n"] for p in pts), sum(p["compliant"] for p in pts)
+            cells.append(f"{k / n:.0%} (n={n})" if n else "-")
+        t.add_row(escape(row["model"]), *cells)
+    console.print(t)
 
 
 def _where(matched: dict[str, Any] | None) -> str:

@@ -232,9 +232,14 @@ class _Replay:
 async def _resimulate(sc: Any, profile: Any, rec: Recorded) -> list[dict[str, Any]]:
     from ..inprocess_episode import run_episode
 
+    learnings = None
+    if isinstance(rec.meta.get("learning"), dict):  # the learning track: the store as the episode found it
+        from a320bench.server.learning.store import EpisodeLearnings
+
+        learnings = EpisodeLearnings.replay(rec.meta["learning"])
     events: list[dict[str, Any]] = []
     await run_episode(sc, _Replay(rec), profile=profile, path=None, run_index=0, episode_id="verify",
-                      recorder_sink=events)
+                      recorder_sink=events, learnings=learnings)
     return events
 
 

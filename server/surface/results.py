@@ -106,6 +106,27 @@ class CaptainReply(Result):
     sim_time_s: float
 
 
+# ---- learning tools (learning profile) ------------------------------------------------
+
+
+class LearningSaved(Result):
+    id: int = Field(description="The learning's number in this run's store.")
+    saved: bool
+    sim_time_s: float
+
+
+class Learning(Result):
+    id: int
+    text: str = Field(description="The learning, exactly as you saved it.")
+    saved_in_episode: int = Field(description="The episode of this run that saved it (1 is the first).")
+
+
+class LearningsFound(Result):
+    learnings: list[Learning] = Field(description="The best matches first.")
+    limit: int = Field(description="The most learnings one lookup returns.")
+    sim_time_s: float
+
+
 # ---- dev tools (never on a scored server) ----------------------------------------------
 
 

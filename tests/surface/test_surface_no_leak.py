@@ -1,4 +1,5 @@
-"""Privilege: nothing the benchmark surface, or the crew profile's captain, says reveals ground truth.
+"""Privilege: nothing the benchmark surface, the crew profile's captain or the learning tools say reveals
+ground truth.
 
 For every scenario file (globbed at test time: scenarios are added by others),
 an episode is opened and a real MCP client calls every benchmark tool, with good
@@ -182,6 +183,48 @@ async def test_the_captain_sweep_would_catch_a_script_that_leaks():
     script = CaptainScript(refusals=[CaptainRefusal(control=fa.control, position=fa.position, reason=fa.why)])
     haystack = "\n".join(await _sweep_crew(sc.model_copy(update={"captain": script}))).lower()
     assert fa.why.lower() in haystack and _needles(sc)[fa.why].startswith("forbidden action reason")
+
+
+async def _sweep_learning(sc: Scenario) -> list[str]:
+    """Everything the learning tools say in a learning episode of this scenario: with a store that holds
+    an earlier episode's learnings, and without one (a learning profile served by hand)."""
+    from mcp import Client
+
+    from a320bench.server.learning.store import LearningStore
+    from a320bench.server.surface import create_server
+
+    said: list[str] = []
+    store = LearningStore(None, [sc.id, "next"], top_k=3)
+    earlier = store.begin(f"{sc.id}/agent__run000", 0)
+    earlier.save_learning("ECAM first, then the system page; confirm before anything irreversible.")
+    earlier.commit()
+    for learnings in (store.begin(f"{sc.id}/agent__run000", 1), None):
+        ep = new_episode(sc, profile="learning")
+        async with Client(create_server(ep, "learning", learnings=learnings)) as c:
+            said += _strings((await c.list_tools()).tools) + _strings(c.instructions or "")
+            calls: list[tuple[str, dict[str, Any]]] = [
+                ("retrieve_learnings", {"query": "ECAM system page"}),
+                ("retrieve_learnings", {"query": sc.id}), ("retrieve_learnings", {"query": ""}),
+                ("retrieve_learnings", {"query": "x" * 501}),
+                *[("save_learning", {"text": f"note {n}"}) for n in range(11)],
+                ("save_learning", {"text": " "}), ("save_learning", {"text": "x" * 2001}), ("save_learning", {}),
+                ("retrieve_learnings", {"query": "note"}),
+            ]
+            for name, args in calls:
+                r = await c.call_tool(name, args)
+                said += _strings(r.content) + _strings(r.structured_content)
+    return said
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
+async def test_the_learning_tools_reveal_no_ground_truth(path: Path):
+    sc = load(path).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=4 * 3600)})
+    said = await _sweep_learning(sc)
+    haystack = "\n".join(said).lower()
+    leaks = {f"{why}: {needle!r}" for needle, why in _needles(sc).items() if needle.lower() in haystack}
+    assert not leaks, "\n".join(sorted(leaks))
+    # The earlier episode is named by its place in the run, never by its scenario.
+    assert "saved_in_episode" in haystack and "no learning store in this session" in haystack
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])

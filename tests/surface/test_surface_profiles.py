@@ -15,8 +15,9 @@ from a320bench.server.surface.profiles import Profile, available_profiles
 from surface_bed import BENCHMARK_TOOLS, DEV_ONLY_TOOLS
 
 
-def test_the_shipped_profiles_are_benchmark_crew_and_dev():
-    assert available_profiles() == ["benchmark", "crew", "dev"]
+def test_the_shipped_profiles_are_benchmark_crew_dev_and_learning():
+    assert available_profiles() == ["benchmark", "crew", "dev", "learning"]
+    assert list(load_profile("learning").tools) == BENCHMARK_TOOLS + ["save_learning", "retrieve_learnings"]
     assert list(load_profile("benchmark").tools) == BENCHMARK_TOOLS
     assert list(load_profile("crew").tools) == BENCHMARK_TOOLS + ["captain"]
     assert list(load_profile("dev").tools) == BENCHMARK_TOOLS + DEV_ONLY_TOOLS
@@ -34,13 +35,13 @@ def test_a_profile_naming_an_unknown_tool_is_refused():
 
 
 def test_an_unknown_profile_names_the_available_ones():
-    with pytest.raises(ProfileError, match=r"^unknown profile 'scored' \(profiles: benchmark, crew, dev\)$"):
+    with pytest.raises(ProfileError, match=r"^unknown profile 'scored' \(profiles: benchmark, crew, dev, learning\)$"):
         load_profile("scored")
     with pytest.raises(ProfileError):
         load_profile("../pyproject")
 
 
-@pytest.mark.parametrize("name", ["dev", "crew"])
+@pytest.mark.parametrize("name", ["dev", "crew", "learning"])
 def test_the_instructions_of_other_profiles_begin_with_the_benchmark_instructions_word_for_word(name):
     assert load_profile(name).instructions.startswith(load_profile("benchmark").instructions)
 
