@@ -209,10 +209,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     first_required_sim_s: float | None = None
     reported: Any = None  # report_done arguments, for a trajectory without `final`
     assistant_turns = 0
-    input_tokens = output_tokens = 0
-    cost: float | None = None
-    captain_in = captain_out = 0
-    captain_cost: float | None = None
+    spent, captain_spent = _Spend(), _Spend()  # the agent's; an LLM captain's, apart
 
     for n, ev in enumerate(it, start=2):
         if not isinstance(ev, dict):
@@ -259,21 +256,9 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
                                  **({"crew": crew_note} if crew_note else {})})
         elif kind in ("assistant", "usage"):  # a model's turn; what an agent reported it spent
             assistant_turns += 1
-            usage = ev.get("usage") if kind == "assistant" else ev
-            if isinstance(usage, dict):
-                input_tokens += _int(usage.get("input_tokens"))
-                output_tokens += _int(usage.get("output_tokens"))
-            c_usd = ev.get("cost_usd")
-            if isinstance(c_usd, (int, float)) and not isinstance(c_usd, bool):
-                cost = (cost or 0.0) + c_usd
+            spent.add(ev.get("usage") if kind == "assistant" else ev, ev.get("cost_usd"))
         elif kind == "captain_turn":
-            usage = ev.get("usage")
-            if isinstance(usage, dict):
-                captain_in += _int(usage.get("input_tokens"))
-                captain_out += _int(usage.get("output_tokens"))
-            c_usd = ev.get("cost_usd")
-            if isinstance(c_usd, (int, float)) and not isinstance(c_usd, bool):
-                captain_cost = (captain_cost or 0.0) + c_usd
+            captain_spent.add(ev.get("usage"), ev.get("cost_usd"))
         elif kind == "setup":
             setup = ev
             gate = ev.get("gate")
@@ -292,10 +277,10 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     if assistant_turns == 0 and client_report is not None:
         usage = client_report.get("usage")
         if isinstance(usage, dict):
-            input_tokens = _int(usage.get("input_tokens"))
-            output_tokens = _int(usage.get("output_tokens"))
+            spent.input_tokens = _int(usage.get("input_tokens"))
+            spent.output_tokens = _int(usage.get("output_tokens"))
         c_usd = client_report.get("cost_usd")
-        cost = float(c_usd) if isinstance(c_usd, (int, float)) else None
+        spent.cost_usd = float(c_usd) if isinstance(c_usd, (int, float)) else None
 
     if final is not None:
         reason = final.get("reason")
@@ -371,20 +356,36 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         tool_calls=tool_calls,
         sim_time_s=sim_time_s,
         first_required_sim_s=first_required_sim_s,
-        input_tokens=input_tokens,
-        output_tokens=output_tokens,
-        cost_usd=cost,
+        input_tokens=spent.input_tokens,
+        output_tokens=spent.output_tokens,
+        cost_usd=spent.cost_usd,
         crew_ok=crew_ok,
         crew_unconfirmed=crew.unconfirmed if crew is not None else 0,
         crew_refused_taken=crew.refused_taken if crew is not None else 0,
         crew_missed_instructions=crew_missed,
-        captain_input_tokens=captain_in,
-        captain_output_tokens=captain_out,
-        captain_cost_usd=captain_cost,
+        captain_input_tokens=captain_spent.input_tokens,
+        captain_output_tokens=captain_spent.output_tokens,
+        captain_cost_usd=captain_spent.cost_usd,
         learning_position=_learning_position(meta),
         identity=episode_identity(meta, scenario_id, model, episode_id),
         commands=commands,
     )
+
+
+@dataclass(slots=True)
+class _Spend:
+    """Tokens and cost summed over events (a cost stays None until one is recorded)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+
+    def add(self, usage: Any, cost_usd: Any) -> None:
+        if isinstance(usage, dict):
+            self.input_tokens += _int(usage.get("input_tokens"))
+            self.output_tokens += _int(usage.get("output_tokens"))
+        if isinstance(cost_usd, (int, float)) and not isinstance(cost_usd, bool):
+            self.cost_usd = (self.cost_usd or 0.0) + cost_usd
 
 
 def episode_identity(meta: dict[str, Any], scenario_id: str, model: str, episode_id: Any) -> str:

@@ -244,17 +244,3 @@ def test_an_llm_captain_reply_that_names_a_failure_is_replaced_by_the_scripted_w
         json.dumps(e["result"]) for e in events(traj) if e["type"] == "tool_call")
     turns = [e for e in events(traj) if e["type"] == "captain_turn"]
     assert {t["error"] for t in turns} == {"the reply named a failure or the scenario: the scripted words were used"}
-
-
-@pytest.mark.parametrize("argv, message", [
-    (["--captain-model", "openai/x"], "--captain-model applies to a profile with a captain (--profile crew), not "
-                                      "benchmark"),
-    (["--client", "claude", "--profile", "crew", "--captain-model", "openai/x"],
-     "--captain-model does not apply here: it is only for in-process agents"),
-    (["--profile", "crew", "--captain-model", "nope-provider/x"], "--captain-model 'nope-provider/x': litellm does "
-                                                                   "not know this model id"),
-])
-def test_captain_model_flags_that_do_not_apply_are_one_line(argv, message, tmp_path, capsys):
-    assert main(["run", "--out", str(tmp_path), "--no-progress", *argv]) == exitcodes.USAGE
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and message in err[0], err

@@ -157,18 +157,6 @@ def test_retrieval_is_bm25_best_first_at_most_top_k_and_only_what_shares_a_word(
     assert [e.id for e in replayed.retrieve_learnings("ELEC GEN 1 FAULT")] == [4, 1]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--retrieve-learnings-top-k", "5"], "--retrieve-learnings-top-k applies to the learning profile "
-                                          "(--profile learning), not benchmark"),
-    (["--profile", "learning", "--retrieve-learnings-top-k", "0"], "--retrieve-learnings-top-k must be between 1 "
-                                                                  "and 50"),
-])
-def test_top_k_flags_that_do_not_apply_are_one_line(argv, message, tmp_path, capsys):
-    assert main(["run", "--out", str(tmp_path), "--no-progress", *argv]) == exitcodes.USAGE
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and message in err[0], err
-
-
 def test_top_k_limits_what_one_lookup_returns(repeated, tmp_path):
     assert run(repeated, tmp_path / "out", "--retrieve-learnings-top-k", "1") == exitcodes.OK
     third = tmp_path / "out" / "again_3" / "Learner__run000.jsonl"

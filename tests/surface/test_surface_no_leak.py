@@ -168,12 +168,19 @@ async def _sweep_crew(sc: Scenario) -> list[str]:
     return said
 
 
+def _unbudgeted(path: Path) -> Scenario:
+    return load(path).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=4 * 3600)})
+
+
+def _leaks(sc: Scenario, said: list[str]) -> list[str]:
+    haystack = "\n".join(said).lower()
+    return sorted({f"{why}: {needle!r}" for needle, why in _needles(sc).items() if needle.lower() in haystack})
+
+
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
 async def test_the_captain_reveals_no_ground_truth(path: Path):
-    sc = load(path).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=4 * 3600)})
-    haystack = "\n".join(await _sweep_crew(sc)).lower()
-    leaks = {f"{why}: {needle!r}" for needle, why in _needles(sc).items() if needle.lower() in haystack}
-    assert not leaks, "\n".join(sorted(leaks))
+    sc = _unbudgeted(path)
+    assert _leaks(sc, await _sweep_crew(sc)) == []
 
 
 async def test_the_captain_sweep_would_catch_a_script_that_leaks():
@@ -218,21 +225,18 @@ async def _sweep_learning(sc: Scenario) -> list[str]:
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
 async def test_the_learning_tools_reveal_no_ground_truth(path: Path):
-    sc = load(path).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=4 * 3600)})
+    sc = _unbudgeted(path)
     said = await _sweep_learning(sc)
-    haystack = "\n".join(said).lower()
-    leaks = {f"{why}: {needle!r}" for needle, why in _needles(sc).items() if needle.lower() in haystack}
-    assert not leaks, "\n".join(sorted(leaks))
+    assert _leaks(sc, said) == []
     # The earlier episode is named by its place in the run, never by its scenario.
+    haystack = "\n".join(said)
     assert "saved_in_episode" in haystack and "no learning store in this session" in haystack
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
 async def test_the_benchmark_surface_reveals_no_ground_truth(path: Path):
-    sc = load(path).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=4 * 3600)})
-    haystack = "\n".join(await _sweep(sc)).lower()
-    leaks = {f"{why}: {needle!r}" for needle, why in _needles(sc).items() if needle.lower() in haystack}
-    assert not leaks, "\n".join(sorted(leaks))
+    sc = _unbudgeted(path)
+    assert _leaks(sc, await _sweep(sc)) == []
 
 
 def test_the_sweep_covers_every_scenario_file():
