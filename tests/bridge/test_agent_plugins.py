@@ -44,10 +44,10 @@ FLIES = """
 """
 
 
-def test_the_example_agent_flies_the_electrical_catalogue_as_a_plug_in(tmp_path, capsys):
-    assert run(tmp_path, "--agent", f"{EXAMPLE}:EcamReader", scenario="scenarios/elec") == exitcodes.OK
+def test_the_example_agent_flies_the_catalogue_as_a_plug_in(tmp_path, capsys):
+    assert main(["run", "--agent", f"{EXAMPLE}:EcamReader", "--out", str(tmp_path / "out"), "--no-progress"]) == 0
     files = sorted((tmp_path / "out").rglob("*.jsonl"))
-    assert len(files) == len(list((ROOT / "scenarios" / "elec").glob("*.yaml")))
+    assert len(files) == len([p for p in (ROOT / "scenarios").rglob("*.yaml") if "schema" not in p.parts])
     cards = {score_file(f).scenario_id: score_file(f) for f in files}
     assert {(c.status, c.reason, c.model) for c in cards.values()} == {("valid", "agent_done", "EcamReader")}
     # A reset the ECAM asks for: it looks at the ELEC page, resets, and is compliant.

@@ -109,8 +109,6 @@ def test_expand_paths_takes_files_folders_and_globs(tmp_path):
      "--captain-model applies to a profile with a captain (--profile crew), not benchmark"),
     (["run", "--client", "claude", "--profile", "crew", "--captain-model", "openai/x"],
      "--captain-model does not apply here: it is only for in-process agents"),
-    (["run", "--profile", "crew", "--captain-model", "nope-provider/x"],
-     "--captain-model 'nope-provider/x': litellm does not know this model id"),
     (["run", "--retrieve-learnings-top-k", "5"],
      "--retrieve-learnings-top-k applies to the learning profile (--profile learning), not benchmark"),
     (["run", "--profile", "learning", "--retrieve-learnings-top-k", "0"],
