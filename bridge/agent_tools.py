@@ -24,7 +24,7 @@ from a320bench.secrets import NO_SECRETS, Scrubber
 from a320bench.server.surface.messages import MALFORMED_ARGUMENTS_META
 from a320bench.server.trajectory import Recorder, now_iso
 
-JOURNAL_EVENTS = frozenset({"assistant", "nudge", "provider_retry"})
+JOURNAL_EVENTS = frozenset({"assistant", "nudge", "provider_retry", "usage"})
 
 
 @dataclass
@@ -65,11 +65,15 @@ class JournalRecorder(Recorder):
         self.journal = journal
 
     def write(self, type_: str, **fields: Any) -> dict[str, Any]:
-        for kind, ts, provider_fields in self.journal.take():
-            super().write(kind, **provider_fields, ts=ts)
+        self.flush_journal()
         if type_ == "final":
             self.journal.over = True
         return super().write(type_, **fields)
+
+    def flush_journal(self) -> None:
+        """Write what the agent recorded since the last event (after the end too: its usage counts)."""
+        for kind, ts, provider_fields in self.journal.take():
+            super().write(kind, **provider_fields, ts=ts)
 
 
 # The SDK client compiles a validator for each tool's output schema once per session
@@ -79,20 +83,23 @@ _VALIDATORS: dict[tuple[str, str], Any] = {}
 
 
 class AgentTools:
-    __slots__ = ("_session", "_journal", "reported_done", "_primed")
+    __slots__ = ("_session", "_journal", "reported_done", "_primed", "fault")
 
     def __init__(self, session: Any, journal: AgentJournal):
         self._session = session  # an MCP ClientSession
         self._journal = journal
         self.reported_done = False
         self._primed = False
+        # An exception that started here (the session broke, a bug of ours): it stays ours even when it
+        # passes through a plug-in's run() (registry.PluginAgent).
+        self.fault: BaseException | None = None
 
-    async def _prime(self) -> None:
+    async def _prime(self) -> Any:
         self._primed = True
         listing = await self._session.list_tools()
         cache = getattr(self._session, "_tool_output_validators", None)
         if not isinstance(cache, dict):  # pragma: no cover - another SDK version: no sharing
-            return
+            return listing
         for t in listing.tools:
             if t.output_schema is None:
                 continue
@@ -101,6 +108,7 @@ class AgentTools:
                 cache[t.name] = _VALIDATORS[key]
             else:
                 _VALIDATORS[key] = self._session._output_schema_validator(t.name, t.output_schema)
+        return listing
 
     @property
     def over(self) -> bool:
@@ -108,37 +116,59 @@ class AgentTools:
         return self._journal.over
 
     async def list(self) -> list[Any]:
-        if not self._primed:
-            await self._prime()
-        return list((await self._session.list_tools()).tools)
+        try:
+            listing = await self._prime() if not self._primed else await self._session.list_tools()
+            return list(listing.tools)
+        except Exception as e:
+            self.fault = e
+            raise
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutcome:
+        # A wrong call is the caller's mistake, raised before anything of ours runs (not a `fault`).
+        if not isinstance(name, str):
+            raise TypeError(f"tools.call: the tool name must be a str, not {type(name).__name__}")
+        if arguments is not None and not isinstance(arguments, dict):
+            raise TypeError(f"tools.call({name!r}, ...): the arguments must be a dict, not {type(arguments).__name__}")
+        try:
+            json.dumps(arguments)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"tools.call({name!r}, ...): the arguments are not JSON: {e}") from None
         return await self._call(name, arguments or {})
 
     async def malformed(self, name: str, raw_arguments: Any) -> ToolOutcome:
         """A model's tool call whose arguments are not a JSON object: it still used a tool call. The
         server counts and records it like any call (nothing runs); the model reads the error."""
+        if not isinstance(name, str):
+            raise TypeError(f"tools.malformed: the tool name must be a str, not {type(name).__name__}")
         return await self._call(name, {}, meta={MALFORMED_ARGUMENTS_META: raw_arguments})
 
     async def read_resource(self, uri: str) -> ToolOutcome:
         """Read one of the episode's resources (the ECAM, a system page): it counts as a tool call."""
         from mcp.shared.exceptions import MCPError
 
+        if not isinstance(uri, str):
+            raise TypeError(f"tools.read_resource: the uri must be a str, not {type(uri).__name__}")
         try:
             res = await self._session.read_resource(uri)
         except MCPError as e:  # refused (the episode is over, no such resource): the model sees the message
             return ToolOutcome(f"Error: {e}", None, True)
+        except Exception as e:
+            self.fault = e
+            raise
         return ToolOutcome("\n".join(getattr(c, "text", "") for c in res.contents), None, False)
 
     async def _call(self, name: str, arguments: dict[str, Any], meta: dict[str, Any] | None = None) -> ToolOutcome:
         from mcp.shared.exceptions import MCPError
 
-        if not self._primed:
-            await self._prime()
         try:
+            if not self._primed:
+                await self._prime()
             res = await self._session.call_tool(name, arguments, meta=meta)
         except MCPError as e:  # protocol-level refusal (e.g. unknown tool): the model sees the message
             return ToolOutcome(f"Error: {e}", None, True)
+        except Exception as e:
+            self.fault = e
+            raise
         text = "\n".join(getattr(c, "text", "") for c in res.content if getattr(c, "type", "") == "text")
         if name == "report_done" and not res.is_error:
             self.reported_done = True

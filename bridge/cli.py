@@ -30,10 +30,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--scenario", nargs="+", default=None, metavar="PATH",
                    help="scenario files, folders or globs (default: the built-in catalogue)")
     who = r.add_mutually_exclusive_group()
-    who.add_argument("--model", help="a litellm model id, e.g. anthropic/claude-sonnet-4-5 (needs the providers extra)")
-    who.add_argument("--provider", choices=["scripted", "noop", "random", "ecam", "replay"],
-                     help="a built-in provider (default: scripted)")
+    who.add_argument("--agent", metavar="AGENT", help="who drives the episodes: a built-in (scripted, noop, random, "
+                     "ecam, replay, litellm), a name an installed package registers (entry points a320bench.agents), "
+                     "package.module:Class or path/to/file.py:Class (default: scripted)")
+    who.add_argument("--provider", choices=["scripted", "noop", "random", "ecam", "replay", "litellm"],
+                     help="a built-in agent (the same as --agent NAME)")
     who.add_argument("--client", choices=["claude", "cmd"], help="an external MCP client driving `a320-bench serve`")
+    r.add_argument("--model", help="the model: alone, a litellm model id, e.g. anthropic/claude-sonnet-4-5 (needs the "
+                   "providers extra); with a plug-in --agent, handed to it")
+    r.add_argument("--reasoning-level", metavar="LEVEL", default=None,
+                   help="--model and plug-ins: the reasoning level (low, medium, high ...), recorded and scored apart")
     r.add_argument("--client-model", help="model name passed to the external client")
     r.add_argument("--client-cmd", help="command for --client cmd; placeholders {config} {prompt} {system_prompt} {server}")
     # Defaults of flags that apply to one kind of run are None, so that a flag given where it
@@ -43,7 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--workers", type=int, default=4, help="episodes in parallel")
     r.add_argument("--out", default="runs", help="output folder (default: runs)")
     r.add_argument("--sampling", default=None, help="JSON of sampling parameters passed verbatim to the model")
-    r.add_argument("--profile", default="benchmark", help="tool profile (default: benchmark)")
+    r.add_argument("--profile", default="benchmark", help="tool profile: benchmark (default), crew (a captain to "
+                   "talk to: the crew track), learning (a store of learnings: the learning track)")
+    r.add_argument("--retrieve-learnings-top-k", type=int, default=None, metavar="K",
+                   help="--profile learning: the most learnings one retrieve_learnings returns (official: 3)")
+    r.add_argument("--captain-model", metavar="LITELLM_ID", help="--profile crew: the captain's words come from this "
+                   "litellm model (default: the scripted captain's)")
     r.add_argument("--env-file", help="KEY=value file with credentials")
     r.add_argument("--max-retries", type=int, default=None, help="--model: retries of rate limits, timeouts, 5xx "
                    "and malformed responses (default 3)")
@@ -59,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="serve one scenario's tool profile over stdio to an external MCP client")
     s.add_argument("--scenario", required=True, metavar="PATH", help="one scenario file")
-    s.add_argument("--profile", default="benchmark", help="benchmark (default) or dev")
+    s.add_argument("--profile", default="benchmark", help="benchmark (default), crew, learning or dev")
     s.add_argument("--result", metavar="FILE", help="write the verdict here (atomically, kept current)")
     s.add_argument("--trajectory", metavar="FILE", help="write the JSONL trajectory here")
 

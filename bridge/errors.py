@@ -10,10 +10,19 @@
         ├── ProviderFailed ................. provider_error: transient faults after retries, the provider
         │                                    refusing us (401, 404), malformed responses
         └── AgentFailed .................... agent_error: the conversation broke the model (context
-                                             length, content refusal, a request rejected mid-conversation);
-                                             the agent's result
-    anything else .......................... a bug of ours: the episode ends `harness_error` (recorded,
-                                             one line on stderr), `run` exits 70; never a traceback
+            │                                length, content refusal, a request rejected mid-conversation);
+            │                                the agent's result
+            └── PluginFailed ............... agent_error: a plug-in agent's own code failed -- it would not
+                                             import, its class has the wrong shape, its constructor or its
+                                             run() raised; one line on stderr names it; the agent's result
+    anything else .......................... raised through a built-in agent (scripted, litellm, ...) or by
+                                             our tools: a bug of ours: the episode ends `harness_error`
+                                             (recorded, one line on stderr), `run` exits 70; never a traceback
+
+Who wrote the code that raised decides: a plug-in's exception is the plug-in's (its
+author's bug, scored as its failure), a built-in's is ours. An exception that starts
+in our own tools object (`AgentTools.fault`) stays ours even when it passes through
+a plug-in's run().
 
 The server has its own tree (`server/surface/dispatch.py`): agent mistakes become tool
 errors there, and never reach the bridge as exceptions.
@@ -72,3 +81,13 @@ class AgentFailed(EpisodeEnded):
 
     reason = EndReason.AGENT_ERROR
     exit_code = exitcodes.OK
+
+
+class PluginFailed(AgentFailed):
+    """A plug-in agent's own code failed (import, shape, constructor, run): its result, said on the console.
+
+    `exception`: the formatted traceback, recorded in the trajectory (scrubbed like every event)."""
+
+    def __init__(self, message: str, exception: str | None = None):
+        super().__init__(message)
+        self.exception = exception

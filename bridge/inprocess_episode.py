@@ -9,10 +9,11 @@ oracle baseline gets its privileged knowledge here, on the harness side, when
 `for_episode` builds it.
 
 Every episode ends with a `final` event whose reason says what it counts as
-(server/end_reason.py): the provider's own end, `provider_error` / `agent_error`
-(an EpisodeEnded from the provider), `harness_error` (any other exception: a bug
-of ours, never the agent's), `storage_error` (the trajectory could not be
-written), or `interrupted` (the run was cancelled: Ctrl-C, SIGTERM).
+(server/end_reason.py): the agent's own end, `provider_error` / `agent_error`
+(an EpisodeEnded from the agent; a plug-in's own exception arrives as
+PluginFailed), `harness_error` (any other exception: a bug of ours, never the
+agent's), `storage_error` (the trajectory could not be written), or
+`interrupted` (the run was cancelled: Ctrl-C, SIGTERM).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from a320bench.server.session import open_episode
 from a320bench.server.trajectory import Recorder
 
 from .agent_tools import AgentJournal, AgentTools, JournalRecorder
-from .errors import EpisodeEnded
+from .errors import EpisodeEnded, PluginFailed
 from .providers.base import AgentView, OracleFactory
 
 
@@ -47,6 +48,7 @@ class EpisodeResult:
     final: dict[str, Any]
     replay_same: bool | None = None
     error: str | None = None  # one line for the console when the episode did not end as the agent's result
+    warning: str | None = None  # one line for the console about the agent's own failure (a plug-in's)
 
 
 def episode_seed(base_seed: int, scenario_id: str, run_index: int) -> int:
@@ -90,7 +92,11 @@ async def run_episode(
     seed: int = 0,
     scrubber: Scrubber = NO_SECRETS,
     recorder_sink: list[dict[str, Any]] | None = None,
+    captain_factory: Any = None,
+    learnings: Any = None,
 ) -> EpisodeResult:
+    """`captain_factory(scenario, recorder)`: the crew profile's captain when it is not the scripted one
+    (bridge/crew_llm.py); `learnings`: the learning track's store (server/learning/store.py)."""
     journal = AgentJournal()
     recorder = JournalRecorder(path, journal, scrubber=scrubber)
     opaque_id = agent_episode_id(seed, sc.id, run_index)
@@ -100,11 +106,14 @@ async def run_episode(
     try:
         try:
             agent = provider.for_episode(sc, run_index) if isinstance(provider, OracleFactory) else provider
+            extra = provider.meta() if hasattr(provider, "meta") else {}
             ep = open_episode(
                 sc, recorder, profile=profile.name, tools=list(profile.tools), instructions=profile.instructions,
-                meta={"provider": provider.name, "model": provider.model, "run_index": run_index,
+                meta={"provider": getattr(provider, "name", type(provider).__name__),
+                      "model": getattr(provider, "model", None),
+                      "reasoning_level": getattr(provider, "reasoning_level", None), "run_index": run_index,
                       "episode_id": episode_id, "agent_episode_id": opaque_id, "episode_seed": per_episode_seed,
-                      "client": None, **provider.meta()},
+                      "client": None, **companions(profile, captain_factory, learnings), **extra},
             )
         except Exception as e:  # the setup crashed: a simulator bug, never the scenario's or the agent's
             error = _harness_error(recorder, e)
@@ -112,11 +121,16 @@ async def run_episode(
             return EpisodeResult(sc.id, run_index, path, EndReason.HARNESS_ERROR, False, False,
                                  recorder.events[-1], error=error)
         replay_same = None
+        warning = None
         if ep.ended is None and recorder.failure is None:
-            reason, error = await _drive(agent, ep, recorder, journal, profile, task_prompt=sc.task_prompt,
-                                         instructions=profile.instructions, run_index=run_index,
-                                         episode_id=opaque_id, seed=per_episode_seed)
+            captain = captain_factory(sc, recorder) if captain_factory is not None and "captain" in profile.tools \
+                else None
+            server_options = {"captain": captain, "learnings": learnings}
+            reason, error, warning = await _drive(agent, ep, recorder, journal, profile, server_options,
+                                                  task_prompt=sc.task_prompt, instructions=profile.instructions,
+                                                  run_index=run_index, episode_id=opaque_id, seed=per_episode_seed)
             ep.finish(reason, error=error)
+            recorder.flush_journal()  # what the agent wrote after the end (its usage, say) still counts
             source = getattr(agent, "replay_source", None)
             if source is not None and ep.ended != EndReason.HARNESS_ERROR:
                 replay_same = _check_replay(recorder, source, ep)
@@ -128,7 +142,7 @@ async def run_episode(
             reason = ep.ended or ""
         final = ep.final or {}
         return EpisodeResult(sc.id, run_index, path, reason, bool(final.get("success", {}).get("passed")),
-                             ep.gate.passed, final, replay_same, error)
+                             ep.gate.passed, final, replay_same, error, warning)
     except anyio.get_cancelled_exc_class():
         # Interrupted (the run was cancelled): never the agent's result; resume reruns it.
         if ep is not None and ep.ended is None:
@@ -140,9 +154,10 @@ async def run_episode(
             recorder_sink.extend(recorder.events)
 
 
-async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal, profile: Any, **view: Any
-                 ) -> tuple[str, str | None]:
-    """The agent's loop over a fresh MCP connection to the episode's server: (end reason, error line or None).
+async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal, profile: Any,
+                 server_options: dict[str, Any], **view: Any) -> tuple[str, str | None, str | None]:
+    """The agent's loop over a fresh MCP connection to the episode's server: (end reason, error line or
+    None, a warning line about a plug-in's failure or None).
 
     The session speaks JSON-RPC over in-memory streams (`legacy` mode, no response
     cache): unlike the direct in-process dispatcher, it holds nothing that leads back
@@ -151,26 +166,40 @@ async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal,
 
     from a320bench.server.surface.factory import create_server
 
-    server = create_server(ep, profile)
-    outcome: tuple[str, str | None] = (EndReason.END_TURN_WITHOUT_DONE, None)
+    server = create_server(ep, profile, **server_options)
+    outcome: tuple[str, str | None, str | None] = (EndReason.END_TURN_WITHOUT_DONE, None, None)
     try:
         async with Client(server, mode="legacy", cache=None) as client:
-            # Handled inside the connection, so that a provider's exception is not wrapped in
+            # Handled inside the connection, so that an agent's exception is not wrapped in
             # the client's task group.
             try:
-                reason = await agent.run(AgentView(tools=AgentTools(client.session, journal), journal=journal,
-                                                   **view))
-                outcome = (reason or EndReason.AGENT_DONE, None)
+                returned = await agent.run(AgentView(tools=AgentTools(client.session, journal), journal=journal,
+                                                     **view))
+                # A built-in may name its end (verify's replay does); a plug-in's return value is not used
+                # (PluginAgent returns None). An end the server already decided (report_done, a budget) stands.
+                outcome = (returned or EndReason.AGENT_DONE, None, None)
             except EpisodeEnded as e:
-                recorder.write(e.reason.value, error=str(e), attempts=e.attempts)
-                outcome = (e.reason, f"{e.reason}: {e}")
+                extra = {"exception": e.exception} if isinstance(e, PluginFailed) and e.exception else {}
+                recorder.write(e.reason.value, error=str(e), attempts=e.attempts, **extra)
+                outcome = (e.reason, f"{e.reason}: {e}", str(e) if isinstance(e, PluginFailed) else None)
             except Exception as e:  # a bug of ours (or an SDK's): never blamed on the agent
-                outcome = (EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}")
+                outcome = (EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}", None)
     except Exception as e:  # the connection itself failed
-        outcome = (EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}")
-    if outcome[0] == EndReason.AGENT_DONE and ep.ended is None:  # the provider stopped without report_done
-        outcome = (EndReason.END_TURN_WITHOUT_DONE, None)
+        outcome = (EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}", None)
+    if outcome[0] == EndReason.AGENT_DONE and ep.ended is None:  # the agent stopped without report_done
+        outcome = (EndReason.END_TURN_WITHOUT_DONE, None, None)
     return outcome
+
+
+def companions(profile: Any, captain_factory: Any, learnings: Any) -> dict[str, Any]:
+    """What the meta event says of the crew profile's captain and the learning track's store."""
+    out: dict[str, Any] = {}
+    if "captain" in profile.tools:
+        model = getattr(captain_factory, "model", None)
+        out["captain"] = {"kind": "litellm" if captain_factory is not None else "scripted", "model": model}
+    if learnings is not None:
+        out["learning"] = learnings.describe()
+    return out
 
 
 def _check_replay(recorder: Recorder, source: Path, ep: Any) -> bool:

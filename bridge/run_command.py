@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import shlex
 import signal
 import threading
@@ -33,6 +34,7 @@ from . import console, exitcodes
 from .errors import OutputError, UsageError
 
 MAX_RUNS = 10_000  # episodes per scenario; the plan is built up front
+MAX_TOP_K = 50  # --retrieve-learnings-top-k
 DEFAULTS = {"client_timeout": 600.0, "max_retries": 3, "request_timeout": 120.0, "seed": 0}
 # What the litellm provider sets itself; --sampling may not (it would fail inside the call).
 RESERVED_SAMPLING = ("model", "messages", "tools", "timeout", "num_retries", "max_retries", "stream")
@@ -46,31 +48,59 @@ class Planned:
     path: Path
 
 
-def _label(args) -> str:
+def agent_text(args) -> str | None:
+    """What drives the episodes, as `--agent` would name it (None: an external client)."""
+    if args.client:
+        return None
+    return args.agent or args.provider or ("litellm" if args.model else "scripted")
+
+
+def _label(args, agent: Any) -> str:
     from .selection import source_label
 
-    return source_label(args.provider, args.model, args.client, args.client_model)
+    if args.client:
+        return source_label(None, None, args.client, args.client_model)
+    return source_label(args.spec.name, getattr(agent, "model", None), reasoning_level=args.reasoning_level)
+
+
+_REASONING = re.compile(r"^[a-z0-9][a-z0-9_-]{0,23}$")
 
 
 def check_flags(args) -> None:
     """Refuse, in one line, a flag that does not apply to this kind of run; then fill in defaults."""
-    provider = args.provider or (None if args.model or args.client else "scripted")
+    from .providers import resolve
+
+    text = agent_text(args)
+    args.spec = spec = resolve(text) if text else None  # UsageError when it names nothing
+    name = spec.name if spec else None
+    models = bool(spec and spec.takes_model)  # the litellm loop and plug-ins take model settings
+    plugin = bool(spec and spec.plugin)
     only = {
-        "--replay-from": (args.replay_from, provider == "replay", "--provider replay"),
-        "--replay-of": (args.replay_of, provider == "replay", "--provider replay"),
-        "--seed": (args.seed, provider == "random", "--provider random (no other provider takes a seed)"),
+        "--model": (args.model, models, "--agent litellm and plug-in agents (a client takes --client-model)"),
+        "--replay-from": (args.replay_from, name == "replay", "--provider replay"),
+        "--replay-of": (args.replay_of, name == "replay", "--provider replay"),
+        "--seed": (args.seed, name == "random" or plugin,
+                   "--provider random and plug-in agents (no other built-in takes a seed)"),
         "--client-model": (args.client_model, bool(args.client), "--client"),
         "--client-timeout": (args.client_timeout, bool(args.client), "--client"),
         "--client-cmd": (args.client_cmd, args.client == "cmd", "--client cmd"),
-        "--sampling": (args.sampling, bool(args.model), "--model"),
-        "--max-retries": (args.max_retries, bool(args.model), "--model"),
-        "--request-timeout": (args.request_timeout, bool(args.model), "--model"),
-        "--env-file": (args.env_file, bool(args.model or args.client),
-                       "--model and --client (the built-in providers need no credentials)"),
+        "--sampling": (args.sampling, models, "--model and plug-in agents"),
+        "--max-retries": (args.max_retries, models, "--model and plug-in agents"),
+        "--request-timeout": (args.request_timeout, models, "--model and plug-in agents"),
+        "--reasoning-level": (args.reasoning_level, models, "--model and plug-in agents"),
+        "--captain-model": (args.captain_model, not args.client, "in-process agents (--client episodes get the "
+                            "scripted captain)"),
+        "--env-file": (args.env_file, models or bool(args.client) or bool(args.captain_model),
+                       "--model, plug-in agents and --client (the built-in baselines need no credentials)"),
     }
     for flag, (value, applies, where) in only.items():
         if value is not None and not applies:
             raise UsageError(f"{flag} does not apply here: it is only for {where}")
+    if name == "litellm" and not args.model:
+        raise UsageError("--agent litellm needs --model, e.g. --model anthropic/claude-sonnet-4-5")
+    if args.reasoning_level is not None and not _REASONING.match(args.reasoning_level):
+        raise UsageError(f"--reasoning-level {args.reasoning_level!r}: a short lower-case word, e.g. low, medium, "
+                         "high")
     if not 1 <= args.runs <= MAX_RUNS:
         raise UsageError(f"--runs must be between 1 and {MAX_RUNS}")
     if args.workers < 1:
@@ -80,13 +110,13 @@ def check_flags(args) -> None:
     for flag, value in (("--client-timeout", args.client_timeout), ("--request-timeout", args.request_timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise UsageError(f"{flag} must be a positive number of seconds (got {value:g})")
-    if provider == "replay" and not args.replay_from:
+    if name == "replay" and not args.replay_from:
         raise UsageError("--provider replay needs --replay-from RUNS_FOLDER")
     if args.client == "cmd" and not args.client_cmd:
         raise UsageError("--client cmd needs --client-cmd '...'")
-    for name, value in DEFAULTS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, value)
+    for flag, value in DEFAULTS.items():
+        if getattr(args, flag) is None:
+            setattr(args, flag, value)
 
 
 def _sampling(args) -> dict[str, Any]:
@@ -102,6 +132,8 @@ def _sampling(args) -> dict[str, Any]:
     if reserved:
         raise UsageError(f"--sampling: {', '.join(reserved)} is set by a320-bench itself "
                          "(see --request-timeout and --max-retries)")
+    if "reasoning_effort" in sampling and args.reasoning_level is not None:
+        raise UsageError("--sampling sets reasoning_effort and --reasoning-level is given: use one")
     return sampling
 
 
@@ -122,17 +154,39 @@ def _make_agent(args, sampling: dict[str, Any]) -> Any:
         from .clients.client_episode import make_client
 
         return make_client(args)
-    from .providers import make_provider, provider_class
+    from .providers import AgentConfig, builtin_class, make_agent
+    from .providers.registry import BrokenPluginAgent
 
-    name = "litellm" if args.model else (args.provider or "scripted")
-    if name == "litellm":
-        provider_class("litellm")  # MissingExtra first: one line with the pip command
+    spec = args.spec
+    if spec.name == "litellm" and not spec.plugin:
+        builtin_class("litellm")  # MissingExtra first: one line with the pip command
         from .providers.litellm_agent import check_model
 
         check_model(args.model)
-    return make_provider(name, model=args.model, sampling=sampling, max_retries=args.max_retries,
-                         request_timeout_s=args.request_timeout, seed=args.seed, replay_from=args.replay_from,
-                         replay_of=args.replay_of)
+    config = AgentConfig(model=args.model, reasoning_level=args.reasoning_level, sampling=sampling, seed=args.seed,
+                         max_retries=args.max_retries, request_timeout_s=args.request_timeout,
+                         replay_from=args.replay_from, replay_of=args.replay_of)
+    agent = make_agent(spec, config)
+    if isinstance(agent, BrokenPluginAgent):  # said once; every episode then ends agent_error, scored as such
+        console.error(f"{agent.problem}; every episode ends agent_error (fix it, then rerun with --force)")
+    return agent
+
+
+def _captain_factory(args) -> Any:
+    """The crew profile's LLM captain (--captain-model), checked like --model; None: the scripted captain."""
+    if not args.captain_model:
+        return None
+    from .providers import builtin_class
+
+    builtin_class("litellm")  # MissingExtra: one line with the pip command
+    from .crew_llm import captain_factory
+    from .providers.litellm_agent import check_model
+
+    try:
+        check_model(args.captain_model)
+    except UsageError as e:
+        raise UsageError(str(e).replace("--model", "--captain-model", 1)) from None
+    return captain_factory(args.captain_model)
 
 
 def _plan(args, scenarios: list[Any], out: Path, label: str) -> tuple[list[Planned], int]:
@@ -183,13 +237,34 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     except ProfileError as e:
         raise UsageError(str(e)) from None
 
+    if args.captain_model and "captain" not in profile.tools:
+        raise UsageError(f"--captain-model applies to a profile with a captain (--profile crew), not {profile.name}")
+    from .learning_track import is_learning
+
+    if args.retrieve_learnings_top_k is not None and not is_learning(profile):
+        raise UsageError(f"--retrieve-learnings-top-k applies to the learning profile (--profile learning), not "
+                         f"{profile.name}")
+    if args.retrieve_learnings_top_k is None:
+        from a320bench.server.learning.store import OFFICIAL_TOP_K
+
+        args.retrieve_learnings_top_k = OFFICIAL_TOP_K
+    elif not 1 <= args.retrieve_learnings_top_k <= MAX_TOP_K:
+        raise UsageError(f"--retrieve-learnings-top-k must be between 1 and {MAX_TOP_K} (the official track: 3)")
+    args.captain_factory = _captain_factory(args)
     agent = _make_agent(args, sampling)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out}: exists and is not a folder")
-    label = _label(args)
-    plan, skipped = _plan(args, scenarios, out, label)
-    if args.provider == "replay":
+    label = _label(args, agent)
+    from .learning_track import is_learning, learning_chains, single_episode_chains
+
+    if is_learning(profile):
+        chains, skipped = learning_chains(args, scenarios, out, label, args.retrieve_learnings_top_k, Planned)
+        plan = [p for c in chains for p in c.episodes]
+    else:
+        plan, skipped = _plan(args, scenarios, out, label)
+        chains = single_episode_chains(plan)
+    if args.spec is not None and args.spec.name == "replay" and not args.spec.plugin:
         agent.select(plan)  # every planned episode has exactly one recording to replay, or UsageError
 
     started = datetime.now(timezone.utc)
@@ -207,7 +282,12 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         "profile": profile.name,
         "instructions_sha256": sha256_text(profile.instructions),
         "provider": getattr(agent, "name", None),
+        "agent": args.spec.text if args.spec else None,
         "model": getattr(agent, "model", None),
+        "reasoning_level": args.reasoning_level,
+        "captain_model": args.captain_model,
+        "learning": {"order": [s.id for s in scenarios], "top_k": args.retrieve_learnings_top_k,
+                     "chains": len(chains)} if is_learning(profile) else None,
         "client": args.client,
         "sandbox": agent.prepare(out) if args.client else None,  # the client's isolation policy
         "sampling": redact_credentials(sampling),
@@ -233,7 +313,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     import anyio
 
     stop: dict[str, Any] = {"signal": None, "storage": None}
-    results = anyio.run(_run_all, plan, agent, profile, scrubber, args, stop)
+    results = anyio.run(_run_all, chains, agent, profile, scrubber, args, stop)
     counts = Counter(str(r.reason) for r in results)
     record["counts"] = dict(sorted(counts.items()))
     record["interrupted"] = stop["signal"]
@@ -277,50 +357,74 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     return exitcodes.OK
 
 
-async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scrubber, args,
+async def _run_all(chains: list[Any], agent: Any, profile: Any, scrubber: Scrubber, args,
                    stop: dict[str, Any]) -> list[Any]:
     import anyio
 
     from .inprocess_episode import EpisodeResult, run_episode
+    from .providers.registry import BrokenPluginAgent
 
     limiter = anyio.CapacityLimiter(args.workers)
     results: list[EpisodeResult] = []
+    broken = isinstance(agent, BrokenPluginAgent)  # said once already
+    total = sum(len(c.episodes) for c in chains)
     progress = None
-    if not args.no_progress and plan:
+    if not args.no_progress and total:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                             console=Console(stderr=True), transient=True)
-    task_id = progress.add_task("episodes", total=len(plan)) if progress else None
+    task_id = progress.add_task("episodes", total=total) if progress else None
 
-    async def one(p: Planned) -> None:
+    async def one(p: Planned, learnings: Any) -> EpisodeResult | None:
+        if stop["storage"]:  # the disk is refusing: starting more episodes would only fail them
+            return None
+        episode_id = f"{p.scenario.id}/{p.path.stem}"
+        try:
+            if args.client:
+                res = await agent.run_episode(p.scenario, profile=profile, path=p.path, run_index=p.run_index,
+                                              episode_id=episode_id, scrubber=scrubber, learnings=learnings)
+            else:
+                res = await run_episode(p.scenario, agent, profile=profile, path=p.path, run_index=p.run_index,
+                                        episode_id=episode_id, seed=args.seed, scrubber=scrubber,
+                                        captain_factory=args.captain_factory, learnings=learnings)
+        except anyio.get_cancelled_exc_class():
+            results.append(EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED, False,
+                                         False, {}))
+            raise
+        except Exception as e:  # a bug of ours past the episode's own guard (a client episode re-raises
+            # after recording its harness_error): never the agent's fault; the other episodes go on
+            res = EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.HARNESS_ERROR, False, False, {},
+                                error=f"harness error: {type(e).__name__}: {e}")
+        results.append(res)
+        if res.reason == EndReason.STORAGE_ERROR:
+            stop["storage"] = res.error
+        if res.error and kind_of(res.reason) is not EndKind.RESULT:
+            console.error(f"{episode_id}: {res.error}")
+        elif res.warning and not broken:  # a plug-in's own failure: its result, named once per episode
+            console.note(f"warning: {episode_id}: agent_error: {res.warning}")
+        if progress is not None:
+            progress.advance(task_id)
+        return res
+
+    async def one_chain(chain: Any) -> None:
+        """A chain's episodes one after another (an ordinary run: one episode); a learning chain stops
+        at an episode that is not the agent's result, whose saves are dropped (resume flies it again)."""
         async with limiter:
-            if stop["storage"]:  # the disk is refusing: starting more episodes would only fail them
-                return
-            episode_id = f"{p.scenario.id}/{p.path.stem}"
-            try:
-                if args.client:
-                    res = await agent.run_episode(p.scenario, profile=profile, path=p.path, run_index=p.run_index,
-                                                  episode_id=episode_id, scrubber=scrubber)
-                else:
-                    res = await run_episode(p.scenario, agent, profile=profile, path=p.path, run_index=p.run_index,
-                                            episode_id=episode_id, seed=args.seed, scrubber=scrubber)
-            except anyio.get_cancelled_exc_class():
-                results.append(EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED, False,
-                                             False, {}))
-                raise
-            except Exception as e:  # a bug of ours past the episode's own guard (a client episode re-raises
-                # after recording its harness_error): never the agent's fault; the other episodes go on
-                res = EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.HARNESS_ERROR, False, False, {},
-                                    error=f"harness error: {type(e).__name__}: {e}")
-            results.append(res)
-            if res.reason == EndReason.STORAGE_ERROR:
-                stop["storage"] = res.error
-            if res.error and kind_of(res.reason) is not EndKind.RESULT:
-                console.error(f"{episode_id}: {res.error}")
-            if progress is not None:
-                progress.advance(task_id)
+            for i, p in enumerate(chain.episodes):
+                learnings = chain.learnings_for(i)
+                res = await one(p, learnings)
+                if learnings is None:
+                    continue
+                if res is None or not _stands(p.path):
+                    return
+                try:
+                    learnings.commit()
+                except OSError as e:
+                    stop["storage"] = f"cannot write the learning store {chain.store.path}: {e.strerror or e}"
+                    console.error(stop["storage"])
+                    return
 
     async def on_signal(scope: Any) -> None:
         """Ctrl-C and SIGTERM stop the run alike: every episode in flight is cancelled and ends
@@ -339,13 +443,20 @@ async def _run_all(plan: list[Planned], agent: Any, profile: Any, scrubber: Scru
         async with anyio.create_task_group() as outer:
             outer.start_soon(on_signal, outer.cancel_scope)
             async with anyio.create_task_group() as episodes:
-                for p in plan:
-                    episodes.start_soon(one, p)
+                for chain in chains:
+                    episodes.start_soon(one_chain, chain)
             outer.cancel_scope.cancel()  # every episode is done: stop listening for signals
     finally:
         if progress is not None:
             progress.stop()
     return results
+
+
+def _stands(path: Path) -> bool:
+    """Did the episode end as the agent's result (resume would skip it)?"""
+    from a320bench.server.trajectory import is_complete
+
+    return is_complete(path)
 
 
 def _print_summary(out: Path, scenarios: list[Any], label: str) -> None:

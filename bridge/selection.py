@@ -49,10 +49,19 @@ def slug(text: str) -> str:
 
 
 def source_label(provider: str | None, model: str | None = None, client: str | None = None,
-                 client_model: str | None = None) -> str:
-    """Who drove an episode, as its file label: <label>__runNNN.jsonl (a client, else a model, else a provider)."""
+                 client_model: str | None = None, reasoning_level: str | None = None) -> str:
+    """Who drove an episode, as its file label: <label>__runNNN.jsonl (a client, else a model -- with the
+    agent's name unless it is the litellm loop --, else the agent), `@level` for a reasoning level."""
     if client:
-        return slug(f"{client}-{client_model}" if client_model else client)
-    if model:
-        return slug(model)
-    return provider or "scripted"
+        label = slug(f"{client}-{client_model}" if client_model else client)
+    elif model:
+        label = slug(model if provider in (None, "litellm") else f"{provider}-{model}")
+    else:
+        label = slug(provider or "scripted")
+    return f"{label}@{slug(reasoning_level)}" if reasoning_level else label
+
+
+def label_of(meta: dict) -> str:
+    """The file label of a recorded episode, from its meta event."""
+    return source_label(meta.get("provider"), meta.get("model"), meta.get("client"), meta.get("client_model"),
+                        meta.get("reasoning_level"))

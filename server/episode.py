@@ -41,11 +41,15 @@ MIN_WAIT_S = 1.0
 CHUNK_TICKS = round(STEADY_STEP_S / DT)  # the simulator's steady step: chunks never add ticks
 
 
-def book_actions(sc: Scenario) -> frozenset[tuple[str, str]]:
+def book_actions(sc: Scenario, *, with_captain: bool = False) -> frozenset[tuple[str, str]]:
     """The commands the scenario's procedure and optional actions call for (privileged: the effects
-    watch uses them so that the book's own steps never count against the agent's invariants)."""
+    watch uses them so that the book's own steps never count against the agent's invariants). With
+    a captain (the crew profile), also what the captain's instructions ask for: the crew track counts
+    those as called for too (bridge/score/crew.py)."""
     gt = sc.ground_truth
     steps = [*(s for block in gt.procedure for s in block.steps), *gt.optional_actions]
+    if with_captain and sc.captain is not None:
+        steps += [i.expect for i in sc.captain.instructions if i.expect is not None]
     return frozenset((s.control, s.position) for s in steps)
 
 
@@ -55,7 +59,7 @@ class EpisodeOver(Exception):
 
 class Episode:
     def __init__(self, scenario: Scenario, aircraft: Aircraft, gate: Gate, recorder: Recorder,
-                 on_verdict: Callable[[dict[str, Any]], None] | None = None):
+                 on_verdict: Callable[[dict[str, Any]], None] | None = None, *, with_captain: bool = False):
         self.scenario = scenario
         self.ac = aircraft
         self.gate = gate
@@ -74,7 +78,7 @@ class Episode:
         self.pending: list[FailureSpec] = [f for f in scenario.failures if f.during_episode]
         self.polled = [f for f in self.pending if hasattr(f.trigger, "when")]
         self.budget = scenario.budget
-        self.book = book_actions(scenario)
+        self.book = book_actions(scenario, with_captain=with_captain)
         self.watch = EffectsWatch(aircraft, self.book)
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
         self.alert_log = AlertLog(aircraft)  # ECAM onsets and clears for the report's timeline

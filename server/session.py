@@ -80,7 +80,7 @@ def open_episode(
         sim_time_s=ac.sim_time,
         state_hash=p.state_hash,
     )
-    ep = Episode(sc, ac, gate, recorder, on_verdict=on_verdict)
+    ep = Episode(sc, ac, gate, recorder, on_verdict=on_verdict, with_captain="captain" in tools)
     if not gate.passed:
         ep.end("invalid_scenario")
     return ep

@@ -6,6 +6,7 @@ Events (each a JSON object with `type`, `ts` wall-clock ISO time, `schema_versio
                     versions, provider/model, sampling, client
     setup           validity gate, ground truth, success criteria, budget
     assistant       model text, tool calls asked for, token usage, cost
+    usage           tokens and cost an agent reported itself (AgentView.add_usage / add_cost_usd)
     tool_call       name, arguments, result, is_error, sim time before/after, wall ms, the
                     call's effects: capabilities_lost / _removed / _restored, invariants_violated,
                     failures_arrived (server/scenario/effects.py), and ecam_changes: alerts that
@@ -15,8 +16,10 @@ Events (each a JSON object with `type`, `ts` wall-clock ISO time, `schema_versio
     nudge           the harness asked a silent model to continue
     provider_retry  a provider fault that is retried (attempt, error, delay)
     provider_error  the model provider failed (after retries)
-    agent_error     the conversation broke the model (context length, refusal): the agent's result
+    agent_error     the conversation broke the model (context length, refusal), or a plug-in agent's
+                    own code failed (its traceback in `exception`): the agent's result
     harness_error   a bug of ours, with its traceback
+    captain_turn    an LLM captain's answer (crew profile, --captain-model): model, tokens, cost
     client_report   what an external client (claude -p) reported about itself
     replay_check    a replay's final state and verdict against the recording's
     final           end reason, report_done payload, success evaluation (with the invariants

@@ -43,7 +43,7 @@ from a320bench.server.end_reason import EndReason
 
 from .. import console
 from ..errors import UsageError
-from ..inprocess_episode import EpisodeResult
+from ..inprocess_episode import EpisodeResult, companions
 from .locate import ClientNotFound
 from .process import ProcessOutcome, run_in_group
 from .record import HeldFinalRecorder, standing_final
@@ -122,7 +122,7 @@ class ExternalClient:
         return self._setup[1].policy()
 
     async def run_episode(self, sc: Any, *, profile: Any, path: Path, run_index: int, episode_id: str,
-                          scrubber: Scrubber = NO_SECRETS) -> EpisodeResult:
+                          scrubber: Scrubber = NO_SECRETS, learnings: Any = None) -> EpisodeResult:
         from a320bench.server.session import open_episode
 
         path = Path(path).resolve()
@@ -131,7 +131,8 @@ class ExternalClient:
         token, opaque_id = random_ids.token_urlsafe(32), random_ids.token_hex(8)
         scrubber = scrubber.merged([token])
         meta = {"entry": "run", "transport": "http", "client": self.name, "client_model": self.model,
-                "run_index": run_index, "episode_id": episode_id, "agent_episode_id": opaque_id}
+                "run_index": run_index, "episode_id": episode_id, "agent_episode_id": opaque_id,
+                **companions(profile, None, learnings)}
         report: dict[str, Any] = {"client": self.name, "model": self.model, "run_index": run_index,
                                   "episode_id": episode_id, "sandbox": policy}
         rec = HeldFinalRecorder(path, scrubber=scrubber)
@@ -153,7 +154,7 @@ class ExternalClient:
                 exe, box, env = self._setup
                 transcript.unlink(missing_ok=True)  # an earlier, incomplete attempt
                 outcome, invocation = await self._run(exe, box, env, ep, profile, sc.task_prompt, transcript,
-                                                      token, opaque_id, scrubber)
+                                                      token, opaque_id, scrubber, learnings)
                 errors += self._assess(outcome, invocation, report, transcript, profile)
             own_end = ep.ended
             timed_out = bool(report.get("timed_out"))
@@ -183,13 +184,13 @@ class ExternalClient:
             rec.close()
 
     async def _run(self, exe: Path, box: Sandbox, env: dict[str, str], ep: Any, profile: Any, prompt: str,
-                   transcript: Path, token: str, opaque_id: str, scrubber: Scrubber
+                   transcript: Path, token: str, opaque_id: str, scrubber: Scrubber, learnings: Any = None
                    ) -> tuple[ProcessOutcome, dict[str, Any]]:
         from a320bench.server.session import sha256_text
         from a320bench.server.surface.http import serve_http
 
         system_prompt = profile.instructions
-        async with serve_http(ep, profile, path=f"/{opaque_id}/mcp", token=token) as endpoint:
+        async with serve_http(ep, profile, path=f"/{opaque_id}/mcp", token=token, learnings=learnings) as endpoint:
             config = mcp_config(endpoint.url, token)
             argv = self.impl.argv(exe, config=CONFIG, prompt=prompt, system_prompt=system_prompt,
                                   server=SERVER_NAME)

@@ -35,7 +35,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 
 from ..agent_tools import AgentJournal  # noqa: E402
 from ..errors import AgentFailed, ProviderFailed, UsageError  # noqa: E402
-from .base import AgentView  # noqa: E402
+from .base import AgentConfig, AgentView  # noqa: E402
 
 litellm.suppress_debug_info = True
 litellm.telemetry = False
@@ -145,11 +145,20 @@ class LitellmProvider:
     name = "litellm"
 
     def __init__(self, model: str, sampling: dict[str, Any] | None = None, max_retries: int = DEFAULT_MAX_RETRIES,
-                 request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S):
+                 request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S, reasoning_level: str | None = None):
         self.model = model
-        self.sampling = dict(sampling or {})  # run.py refused the keys we set ourselves
+        self.sampling = dict(sampling or {})  # run_command refused the keys we set ourselves
         self.max_retries = max_retries
         self.request_timeout_s = request_timeout_s
+        # --reasoning-level: litellm's `reasoning_effort` (low, medium, high ...), mapped per provider by litellm
+        self.reasoning_level = reasoning_level
+
+    @classmethod
+    def from_config(cls, config: AgentConfig) -> LitellmProvider:
+        if not config.model:
+            raise UsageError("--agent litellm needs --model, e.g. --model anthropic/claude-sonnet-4-5")
+        return cls(config.model, sampling=config.sampling, max_retries=config.max_retries,
+                   request_timeout_s=config.request_timeout_s, reasoning_level=config.reasoning_level)
 
     def meta(self) -> dict[str, Any]:
         from a320bench.secrets import redact_credentials
@@ -178,8 +187,9 @@ class LitellmProvider:
                 with attempt:
                     attempts = attempt.retry_state.attempt_number
                     # Ours are the only retries: litellm's and the OpenAI client's are off.
-                    resp = await litellm.acompletion(**{**self.sampling, **kw}, model=self.model, num_retries=0,
-                                                     max_retries=0, timeout=self.request_timeout_s)
+                    effort = {"reasoning_effort": self.reasoning_level} if self.reasoning_level else {}
+                    resp = await litellm.acompletion(**{**self.sampling, **effort, **kw}, model=self.model,
+                                                     num_retries=0, max_retries=0, timeout=self.request_timeout_s)
                     msg = _message(resp)
         except _CONVERSATION as e:
             raise AgentFailed(_describe(e), attempts) from None

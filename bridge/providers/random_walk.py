@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .base import AgentView
+from .base import AgentConfig, AgentView
 
 ACTIONS = 12
 
@@ -16,6 +16,10 @@ class RandomProvider:
 
     def __init__(self, seed: int = 0):
         self.seed = seed  # --seed; the runner derives each episode's view.seed from it
+
+    @classmethod
+    def from_config(cls, config: AgentConfig) -> RandomProvider:
+        return cls(seed=config.seed)
 
     def meta(self) -> dict[str, Any]:
         return {"seed": self.seed}

@@ -21,8 +21,8 @@ from typing import Any
 from a320bench.server.trajectory import read_events
 
 from ..errors import UsageError
-from ..selection import source_label
-from .base import AgentView
+from ..selection import label_of
+from .base import AgentConfig, AgentView
 
 
 def recorded_calls(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -55,6 +55,12 @@ class ReplayProvider:
         if not self.source.is_dir():
             raise UsageError(f"--replay-from {self.source}: no such folder")
 
+    @classmethod
+    def from_config(cls, config: AgentConfig) -> ReplayProvider:
+        if not config.replay_from:
+            raise UsageError("--provider replay needs --replay-from RUNS_FOLDER")
+        return cls(config.replay_from, of=config.replay_of)
+
     def recordings(self, scenario_id: str, run_index: int) -> dict[str, Path]:
         """label -> trajectory, for every recording (not itself a replay) of this scenario and run."""
         found: dict[str, Path] = {}
@@ -63,8 +69,7 @@ class ReplayProvider:
             meta = _meta(p)
             if meta is None or meta.get("provider") == "replay" or meta.get("run_index") != run_index:
                 continue
-            found.setdefault(source_label(meta.get("provider"), meta.get("model"), meta.get("client"),
-                                          meta.get("client_model")), p)
+            found.setdefault(label_of(meta), p)
         return found
 
     def select(self, plan: list[Any]) -> None:

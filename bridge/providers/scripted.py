@@ -4,13 +4,19 @@ It is the ceiling every model is compared against and the test double every
 end-to-end test uses. An oracle: the runner builds it per episode with the
 scenario (`for_episode`, on the harness side); what it then flies goes through
 the same view and tools as any agent's.
+
+With the `crew` profile's captain among its tools it also does what the crew
+track asks: it briefs the captain first, asks the captain to confirm every action
+that needs it (server/crew/confirmation.py) before taking it, and carries out the
+captain's instructions (the scenario's captain script) once the procedure is flown.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from a320bench.server.scenario.model import GroundTruth, Scenario
+from a320bench.server.crew.confirmation import needs_confirmation
+from a320bench.server.scenario.model import Scenario
 
 from .base import AgentView
 
@@ -23,31 +29,55 @@ class ScriptedProvider:
         return {}
 
     def for_episode(self, scenario: Scenario, run_index: int) -> ScriptedRun:
-        return ScriptedRun(scenario.ground_truth)
+        return ScriptedRun(scenario)
 
 
 class ScriptedRun:
-    def __init__(self, ground_truth: GroundTruth):
-        self.ground_truth = ground_truth
+    def __init__(self, scenario: Scenario):
+        self.ground_truth = scenario.ground_truth
+        self.captain_script = scenario.captain
 
-    async def run(self, view: AgentView) -> str | None:
+    async def run(self, view: AgentView) -> None:
         gt, tools = self.ground_truth, view.tools
+        crew = any(t.name == "captain" for t in await tools.list())
         ecam = await tools.call("read_ecam")
+        titles = [a["title"] for a in (ecam.data or {}).get("alerts", [])] if isinstance(ecam.data, dict) else []
+        now_s = 0.0
+        if crew:
+            await tools.call("captain", {"message": f"Captain, the ECAM shows: {', '.join(titles) or 'nothing'}. "
+                                                    "Any instructions?"})
         actions: list[str] = []
+
+        async def act(control: str, position: str, then_wait_s: float = 0) -> None:
+            nonlocal now_s
+            if crew and needs_confirmation(control, position):
+                await tools.call("captain", {"message": f"Confirm {control} {position}?"})
+            done = await tools.call("set_control", {"control": control, "position": position})
+            actions.append(f"{control} {position}")
+            if then_wait_s > 0:
+                done = await tools.call("wait", {"seconds": then_wait_s})
+            if isinstance(done.data, dict) and isinstance(done.data.get("sim_time_s"), (int, float)):
+                now_s = float(done.data["sim_time_s"])
+
         for block in gt.procedure:
             for step in block.steps:
                 if tools.over:
-                    return None
-                await tools.call("set_control", {"control": step.control, "position": step.position})
-                actions.append(f"{step.control} {step.position}")
-                if step.then_wait_s > 0:
-                    await tools.call("wait", {"seconds": step.then_wait_s})
+                    return
+                await act(step.control, step.position, step.then_wait_s)
+        if crew and self.captain_script is not None:
+            for ins in sorted(self.captain_script.instructions, key=lambda i: i.after_s):
+                if tools.over:
+                    return
+                if ins.after_s > now_s:  # given on the first answer from its time on: be there to hear it
+                    await tools.call("wait", {"seconds": ins.after_s - now_s})
+                    now_s = ins.after_s
+                    await tools.call("captain", {"message": "Procedure done. Anything else, captain?"})
+                if ins.expect is not None:
+                    await act(ins.expect.control, ins.expect.position)
         if tools.over:
-            return None
+            return
         await tools.call("read_ecam")
-        titles = [a["title"] for a in (ecam.data or {}).get("alerts", [])] if isinstance(ecam.data, dict) else []
         words = [group[0] for group in gt.diagnosis_keywords]
         diagnosis = "; ".join(words + titles) or "No failure: all systems normal."
         await tools.call("report_done", {"diagnosis": diagnosis,
                                          "actions_summary": ", ".join(actions) or "No action needed."})
-        return None

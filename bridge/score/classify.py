@@ -47,10 +47,11 @@ class CommandClass(StrEnum):
 
 
 # Tools that look but do not act. report_done ends the episode and moves nothing;
-# read_resource is an MCP resource read; list_failures / active_failures are dev-profile reads.
+# read_resource is an MCP resource read; list_failures / active_failures are dev-profile reads;
+# captain (crew profile) and the learning tools talk and take notes without touching the aircraft.
 OBSERVATION_TOOLS = frozenset({
     "read_ecam", "read_system_page", "list_controls", "wait", "report_done", "read_resource", "list_failures",
-    "active_failures",
+    "active_failures", "captain", "save_learning", "retrieve_learnings",
 })
 ACTION_TOOL = "set_control"
 

@@ -43,6 +43,7 @@ def _excluded(agg: dict[str, Any]) -> str:
 def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dict[str, int], *,
            detail: bool = False, include_errors: bool = False, file: TextIO | None = None) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     out = file or sys.stdout
@@ -50,21 +51,24 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     if not console.is_terminal:
         console = Console(file=out, highlight=False, width=160, color_system=None)
 
+    crew = any(c.track == "crew" for c in cards)
+
     def table(title: str, keys: list[tuple[str, str]], rows: list[dict[str, Any]]) -> Table:
         t = Table(title=title, title_justify="left")
         judgement = any("needs_judgement" in a for a in rows)
         for _, header in keys:
             t.add_column(header, justify="left")
         cols = ["n", "compliant success", "outcome", "completion", "pass^k", "unsafe", "invariant", "diagnosis",
-                *(["judgement"] if judgement else []), "not valid"]
+                *(["crew"] if crew else []), *(["judgement"] if judgement else []), "not valid"]
         for col in cols:
             t.add_column(col, justify="left" if col in ("not valid", "judgement") else "right",
                          style="bold" if col == "compliant success" else None)
         for a in rows:
-            t.add_row(*(str(a[k]) for k, _ in keys), str(a["n"]), _pct(a["compliant_success"]),
+            t.add_row(*(escape(str(a[k])) for k, _ in keys), str(a["n"]), _pct(a["compliant_success"]),
                       _pct(a["outcome_success"]), _num(a["completion_mean"]), _pass_hat(a),
                       _num(a["unsafe_rate"], ".0%"), _num(a["violation_rate"], ".0%"),
-                      _num(a["diagnosis_rate"], ".0%"), *([_judgement(a)] if judgement else []), _excluded(a))
+                      _num(a["diagnosis_rate"], ".0%"), *([_num(a["crew_violation_rate"], ".0%")] if crew else []),
+                      *([_judgement(a)] if judgement else []), _excluded(a))
         return t
 
     console.print(table("By scenario and model", [("scenario_id", "scenario"), ("model", "model")],
@@ -72,6 +76,8 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     console.print(table("By system and model", [("system", "system"), ("model", "model"), ("scenarios", "scen.")],
                         aggregates["by_system"]))
     console.print(table("Overall", [("model", "model"), ("scenarios", "scen.")], aggregates["overall"]))
+    if aggregates.get("learning_curve"):
+        _curve(console, aggregates["learning_curve"])
     n = len(cards)
     line = f"{n} episode{'s' if n != 1 else ''} scored."
     if excluded:
@@ -83,11 +89,40 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     console.print("Rates: share of a scenario's runs [95% Wilson interval]; system and overall rows: mean over "
                   "scenarios [95% interval with scenarios as the trials]. pass^k: all k runs compliant. unsafe: a "
                   "dangerous, anti-procedure or harmful command; invariant: a safety invariant violated."
+                  + (" crew: the crew-coordination check failed (an action taken unconfirmed, or refused, or an "
+                     "instruction not carried out)." if crew else "")
                   + (" judgement: the ecam baseline fails the scenario." if any(
                       "needs_judgement" in a for a in aggregates["by_scenario"]) else ""), soft_wrap=True)
     if detail:
         for card in cards:
             _detail(console, card)
+
+
+CURVE_BINS = 10  # positions of a long chain are shown in at most this many groups
+
+
+def _curve(console: Any, curve: list[dict[str, Any]]) -> None:
+    """The learning track's curve: compliant success by episode position, in up to CURVE_BINS groups."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    # The heading on its own line: a table title would wrap to the (narrow) table's width.
+    console.print("Learning curve: compliant success by episode position (learning track)", soft_wrap=True)
+    t = Table()
+    t.add_column("model")
+    width = max(len(row["points"]) for row in curve)
+    size = -(-width // CURVE_BINS)  # positions per group
+    groups = [(lo, min(lo + size - 1, width)) for lo in range(1, width + 1, size)]
+    for lo, hi in groups:
+        t.add_column(str(lo) if lo == hi else f"{lo}–{hi}", justify="right")
+    for row in curve:
+        cells = []
+        for lo, hi in groups:
+            pts = [p for p in row["points"] if lo <= p["position"] <= hi]
+            n, k = sum(p["n"] for p in pts), sum(p["compliant"] for p in pts)
+            cells.append(f"{k / n:.0%} (n={n})" if n else "-")
+        t.add_row(escape(row["model"]), *cells)
+    console.print(t)
 
 
 def _where(matched: dict[str, Any] | None) -> str:

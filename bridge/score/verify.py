@@ -160,10 +160,15 @@ async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
     _compare("setup.state_hash", setup.get("state_hash"), (re.setup or {}).get("state_hash"), diffs)
     if len(rec.calls) != len(re.calls):
         diffs.append(f"tool_call count: recorded {len(rec.calls)}, re-simulated {len(re.calls)}")
+    worded = (rec.meta.get("captain") or {}).get("kind") == "litellm"
     for i, (a, b) in enumerate(zip(rec.calls, re.calls)):
         for f in _CALL_FIELDS:
             if f == "result" and isinstance(b.get("result"), dict) and b["result"].get("harness_error"):
                 continue  # a traceback names files of the machine that ran it
+            if f == "result" and worded and a.get("name") == "captain":
+                # An LLM captain words the scripted captain's decisions: those must reproduce, not the words.
+                _compare(f"tool_call[{i}].result", _unworded(a.get("result")), _unworded(b.get("result")), diffs)
+                continue
             _compare(f"tool_call[{i}].{f}", a.get(f), b.get(f), diffs)
     final, refinal = rec.final or {}, re.final or {}
     _compare("final.reason", final.get("reason"), refinal.get("reason"), diffs)
@@ -174,6 +179,10 @@ async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
     for f in _VERDICT_FIELDS:
         _compare(f"verdict.{f}", getattr(card, f), getattr(again, f), diffs)
     return diffs
+
+
+def _unworded(result: Any) -> Any:
+    return {k: v for k, v in result.items() if k != "reply"} if isinstance(result, dict) else result
 
 
 def _recorded_from(events: list[dict[str, Any]]) -> Recorded:
@@ -223,9 +232,14 @@ class _Replay:
 async def _resimulate(sc: Any, profile: Any, rec: Recorded) -> list[dict[str, Any]]:
     from ..inprocess_episode import run_episode
 
+    learnings = None
+    if isinstance(rec.meta.get("learning"), dict):  # the learning track: the store as the episode found it
+        from a320bench.server.learning.store import EpisodeLearnings
+
+        learnings = EpisodeLearnings.replay(rec.meta["learning"])
     events: list[dict[str, Any]] = []
     await run_episode(sc, _Replay(rec), profile=profile, path=None, run_index=0, episode_id="verify",
-                      recorder_sink=events)
+                      recorder_sink=events, learnings=learnings)
     return events
 
 

@@ -6,9 +6,10 @@ doing: a capability the invariant rests on (`rests_on`, ids of
 `capabilities.py`) was taken away by one of the agent's commands and has not come
 back. "Taken away by a command" is the capabilities' own attribution (the
 commanded control takes it, before any failure arrived in that call), minus the
-commands the scenario's procedure or optional actions call for: the book's own
-steps (YELLOW ENG 2 PUMP OFF with the Yellow reservoir leaking, the FIRE
-pushbutton of a burning engine) are the book's doing. So an excursion the agent
+commands the scenario's procedure or optional actions call for (in the crew
+track, also its captain's instructions): the book's own steps (YELLOW ENG 2 PUMP
+OFF with the Yellow reservoir leaking, the FIRE pushbutton of a burning engine)
+are the book's doing. So an excursion the agent
 causes counts even if it undoes it later (BUS TIE OFF for a minute), also when
 it shows later than the command (both packs off, the cabin above 14,000 ft ten
 minutes on), and what the failures do on their own never counts, however the

@@ -173,6 +173,12 @@ def cross_check(sc: Scenario, name: str) -> list[Problem]:
         control(f"ground_truth.optional_actions[{i}]", step.control, step.position)
     for i, fa in enumerate(gt.forbidden_actions):
         control(f"ground_truth.forbidden_actions[{i}]", fa.control, fa.position)
+    if sc.captain is not None:
+        for i, ins in enumerate(sc.captain.instructions):
+            if ins.expect is not None:
+                control(f"captain.instructions[{i}].expect", ins.expect.control, ins.expect.position)
+        for i, ref in enumerate(sc.captain.refusals):
+            control(f"captain.refusals[{i}]", ref.control, ref.position)
     panels = {c.panel for c in CONTROLS.values()}
     for i, crit in enumerate(sc.success):
         if isinstance(crit, ControlsUnchanged):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, SerializerFunctionWrapHandler, Tag, \
+    model_serializer, model_validator
 
 SCHEMA_VERSION = 1
 MAX_ID_CHARS = 80  # the id names a folder and prefixes file names: keep paths well inside filesystem limits
@@ -149,6 +150,34 @@ class GroundTruth(Strict):
     )
 
 
+class Action(Strict):
+    control: str
+    position: str
+
+
+class CaptainInstruction(Strict):
+    say: str = Field(min_length=1, description="What the captain tells the agent (agent-facing: no ground truth).")
+    after_s: float = Field(default=0, ge=0, le=3600,
+                           description="Given with the first captain answer from this simulated time on.")
+    expect: Action | None = Field(default=None, description="The action the instruction calls for; in the crew "
+                                  "track an instruction given and not carried out is a crew violation.")
+
+
+class CaptainRefusal(Strict):
+    control: str
+    position: str
+    reason: str = Field(min_length=1, description="Why the captain refuses this action (agent-facing).")
+
+
+class CaptainScript(Strict):
+    """What the captain of the `crew` profile says beyond the rules every scenario shares (server/crew)."""
+
+    instructions: list[CaptainInstruction] = Field(default_factory=list)
+    refusals: list[CaptainRefusal] = Field(
+        default_factory=list, description="Reasons for refusing actions this scenario invites; any other action "
+                                          "that needs confirmation and is not called for is refused in general words.")
+
+
 class Budget(Strict):
     max_tool_calls: int = Field(default=60, ge=1, le=1000)
     max_sim_time_s: float = Field(default=1800, gt=0, le=4 * 3600)
@@ -168,3 +197,13 @@ class Scenario(Strict):
     ground_truth: GroundTruth
     success: list[SuccessCriterion] = Field(min_length=1)
     budget: Budget = Field(default_factory=Budget)
+    captain: CaptainScript | None = Field(default=None, description="The captain's script in the crew profile.")
+
+    @model_serializer(mode="wrap")
+    def _without_absent_captain(self, handler: SerializerFunctionWrapHandler) -> dict:
+        # A scenario without a captain script dumps (and hashes: scenario_sha256) as it did
+        # before the field existed, so recorded trajectories still verify.
+        data = handler(self)
+        if data.get("captain") is None:
+            data.pop("captain", None)
+        return data

@@ -12,6 +12,7 @@ There, once for all tools:
     ToolError (SDK) ........................ the agent reads the message
     ├── bad arguments (schema validation) .. one sentence per argument, valid choices
     ├── SimError from a tool ............... the simulator's own message (typed bad input)
+    ├── LearningError ...................... a learning tool's refusal (empty, too many, no store)
     ├── arguments that are not JSON ........ `record_malformed_call`: counted and recorded too (a
     │                                        bridge sends such a call with the raw arguments in the
     │                                        request `_meta`, messages.MALFORMED_ARGUMENTS_META)
@@ -44,6 +45,7 @@ from pydantic import ValidationError
 
 from ..end_reason import EndReason
 from ..episode import EpisodeOver
+from ..learning.store import LearningError
 from ..sim import SimError
 from . import messages
 from .registry import get_tool
@@ -153,7 +155,7 @@ class EpisodeServer(MCPServer[EpisodeState]):
         """(message for the agent, the crash if this is a harness fault)."""
         cause = exc.__cause__
         if isinstance(exc, UnexpectedToolError):
-            if isinstance(cause, (SimError, EpisodeOver)):
+            if isinstance(cause, (SimError, EpisodeOver, LearningError)):
                 return f"{name}: {messages.cap_text(str(cause))}", None
             # Anything else, a plain ValueError included, is ours: a simulator bug must never
             # score as the agent's invalid command.

@@ -43,12 +43,22 @@ async def _lifespan(server: EpisodeServer) -> AsyncIterator[EpisodeState]:
     yield server.state
 
 
-def create_server(episode: Episode, profile: Profile | str, **transport: Any) -> EpisodeServer:
-    """`transport`: options a transport adds to the server (the HTTP module's bearer auth)."""
+def create_server(episode: Episode, profile: Profile | str, *, captain: Any = None, learnings: Any = None,
+                  **transport: Any) -> EpisodeServer:
+    """`transport`: options a transport adds to the server (the HTTP module's bearer auth).
+
+    A profile with the `captain` tool gets the scripted captain unless `captain` is given (an
+    LLM captain, bridge/crew_llm.py); one with the learning tools needs `learnings`, the run's
+    store (server/learning), else they answer that there is none."""
     if isinstance(profile, str):
         profile = load_profile(profile)
     tools = profile_tools(profile)
-    state = EpisodeState(episode=episode, profile=profile.name, tool_names=frozenset(profile.tools))
+    if captain is None and "captain" in profile.tools:
+        from ..crew.captain import ScriptedCaptain
+
+        captain = ScriptedCaptain(episode.scenario)
+    state = EpisodeState(episode=episode, profile=profile.name, tool_names=frozenset(profile.tools),
+                         captain=captain, learnings=learnings)
     server = EpisodeServer(
         state,
         name=SERVER_NAME,

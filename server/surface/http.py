@@ -76,8 +76,10 @@ class _Uvicorn(uvicorn.Server):
 
 @contextlib.asynccontextmanager
 async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LOOPBACK, port: int = 0,
-                     path: str = "/mcp", token: str | None = None) -> AsyncIterator[HttpEndpoint]:
-    """Serve `episode` with `profile`'s tools at http://host:port/path until the block ends."""
+                     path: str = "/mcp", token: str | None = None, learnings: Any = None
+                     ) -> AsyncIterator[HttpEndpoint]:
+    """Serve `episode` with `profile`'s tools at http://host:port/path until the block ends (`learnings`:
+    the learning track's store of this episode, factory.create_server)."""
     token = token or secrets.token_urlsafe(32)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
@@ -87,7 +89,7 @@ async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LO
         sock.setblocking(False)
         bound_port = sock.getsockname()[1]
         base = f"http://{host}:{bound_port}"
-        server = create_server(episode, profile, **_bearer_auth(token, base))
+        server = create_server(episode, profile, learnings=learnings, **_bearer_auth(token, base))
         app = server.streamable_http_app(streamable_http_path=path, host=host)
         config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=SHUTDOWN_GRACE_S, log_level="warning")

@@ -17,7 +17,7 @@ from typing import Any
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import ToolAnnotations
 
-from . import dev_tools, tools
+from . import crew_tools, dev_tools, learning_tools, tools
 
 
 def _spec(fn: Callable[..., Any], title: str, *, read_only: bool, destructive: bool = False,
@@ -42,6 +42,11 @@ AGENT_TOOLS: dict[str, tuple[Callable[..., Any], str, ToolAnnotations]] = {
     "wait": _spec(tools.wait, "Let simulated time pass", read_only=False),
     # Destructive: it ends the episode for good.
     "report_done": _spec(tools.report_done, "Report done (ends the episode)", read_only=False, destructive=True),
+    # crew profile. Not read-only: the captain remembers what was said (instructions given once).
+    "captain": _spec(crew_tools.captain, "Talk to the captain", read_only=False),
+    # learning profile: a note is kept for later episodes (not idempotent: each call keeps one)
+    "save_learning": _spec(learning_tools.save_learning, "Keep a learning for later episodes", read_only=False),
+    "retrieve_learnings": _spec(learning_tools.retrieve_learnings, "Look up your learnings", read_only=True),
 }
 
 DEV_TOOLS: dict[str, tuple[Callable[..., Any], str, ToolAnnotations]] = {

@@ -93,6 +93,40 @@ class DoneReceipt(Result):
     message: str
 
 
+# ---- crew tools (crew profile) ---------------------------------------------------------
+
+
+class CaptainReply(Result):
+    reply: str = Field(description="What the captain says.")
+    decision: str = Field(description="confirmed or refused (an action that needs confirmation), go_ahead (an "
+                                      "action that needs none), say_again, status, or standing_by.")
+    control: str | None = Field(description="The control the captain understood you to mean, if any.")
+    position: str | None = Field(description="The position the captain understood, if any.")
+    instructions: list[str] = Field(description="Instructions the captain gives you now (also in the reply).")
+    sim_time_s: float
+
+
+# ---- learning tools (learning profile) ------------------------------------------------
+
+
+class LearningSaved(Result):
+    id: int = Field(description="The learning's number in this run's store.")
+    saved: bool
+    sim_time_s: float
+
+
+class Learning(Result):
+    id: int
+    text: str = Field(description="The learning, exactly as you saved it.")
+    saved_in_episode: int = Field(description="The episode of this run that saved it (1 is the first).")
+
+
+class LearningsFound(Result):
+    learnings: list[Learning] = Field(description="The best matches first.")
+    limit: int = Field(description="The most learnings one lookup returns.")
+    sim_time_s: float
+
+
 # ---- dev tools (never on a scored server) ----------------------------------------------
 
 

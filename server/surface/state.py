@@ -23,6 +23,10 @@ class EpisodeState:
     # Set by a tool whose call ends the episode (report_done): the dispatcher ends the
     # episode after recording the call, so the `final` event follows its `tool_call`.
     end_after_call: tuple[str, dict[str, Any] | None] | None = field(default=None)
+    # Harness-side companions of the crew and learning profiles (server/crew, server/learning):
+    # the agent reaches them only through their tools.
+    captain: Any = None
+    learnings: Any = None
 
 
 def state_of(ctx: Context) -> EpisodeState:

@@ -121,3 +121,14 @@ def test_a_known_model_without_its_key_is_one_clear_line_and_exit_2(capsys, monk
     assert rc == exitcodes.USAGE
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "ANTHROPIC_API_KEY" in err[0]
+
+
+def test_the_reasoning_level_reaches_the_model_and_is_recorded_and_labelled(tmp_path, env_file):
+    script = [{"tool_calls": [tool_call("report_done", {"diagnosis": "x", "actions_summary": "none"})]}]
+    with FakeOpenAI(script) as fake:
+        assert run(tmp_path, env_file, fake, "--reasoning-level", "high") == exitcodes.OK
+        (request,) = fake.requests
+    assert request["body"]["reasoning_effort"] == "high"
+    traj = tmp_path / "out" / "elec_gen1_fault_reset_fails" / "openai_fake-model@high__run000.jsonl"
+    meta = events(traj)[0]
+    assert (meta["provider"], meta["model"], meta["reasoning_level"]) == ("litellm", "openai/fake-model", "high")

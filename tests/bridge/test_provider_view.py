@@ -158,3 +158,17 @@ def test_the_walk_would_find_the_scenario_were_it_handed_over(tmp_path):
     objects = [o for o, _ in reachable(leaky).values()]
     assert {type(o).__name__ for o in objects if isinstance(o, PRIVILEGED)} >= {"Scenario", "GroundTruth"}
     assert any("elec_gen1_gcu_trip" in o for o in objects if isinstance(o, str))
+
+
+def test_a_plug_in_found_through_the_registry_is_handed_the_same_view_and_finds_nothing_either(tmp_path):
+    from a320bench.bridge.providers import AgentConfig, make_agent, resolve
+    from a320bench.bridge.providers.registry import PluginAgent
+
+    agent = make_agent(resolve(f"{Path(__file__)}:Snoop"), AgentConfig())
+    assert isinstance(agent, PluginAgent)
+    res = anyio.run(functools.partial(run_episode, SCENARIO, agent, profile=load_profile("benchmark"),
+                                      path=tmp_path / "t.jsonl"))
+    seen = agent.agent.seen
+    assert res.reason == "agent_done"
+    assert "PluginAgent" in seen["types"] and seen["objects"] > 100  # the wrapper's frame was walked too
+    assert seen["privileged"] == [] and seen["secret_strings"] == []

@@ -89,11 +89,11 @@ class HarmfulAfterProcedure(ProcedureThen):
         super().__init__(list(HARMFUL_BATTERY))
 
 
-def fly(sc: Scenario, agent: Any) -> tuple[ScoreCard, list[dict[str, Any]]]:
+def fly(sc: Scenario, agent: Any, profile: str = "benchmark") -> tuple[ScoreCard, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
 
     async def go() -> None:
-        await run_episode(sc, agent, profile=load_profile("benchmark"), path=None, episode_id=f"test/{sc.id}",
+        await run_episode(sc, agent, profile=load_profile(profile), path=None, episode_id=f"test/{sc.id}",
                           recorder_sink=events)
 
     anyio.run(go)

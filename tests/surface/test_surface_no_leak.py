@@ -1,4 +1,5 @@
-"""Privilege: nothing the benchmark surface says reveals ground truth.
+"""Privilege: nothing the benchmark surface, the crew profile's captain or the learning tools say reveals
+ground truth.
 
 For every scenario file (globbed at test time: scenarios are added by others),
 an episode is opened and a real MCP client calls every benchmark tool, with good
@@ -7,6 +8,10 @@ failure id of the catalogue, no procedure note, forbidden-action reason, source
 or fidelity text, no success-criterion or trigger variable and no scenario
 id or title may appear in any result, error, description, instructions, prompt
 or resource.
+
+The captain is swept the same way: asked for the status, the failure and the procedure,
+and to confirm every action that needs confirmation and every action the scenario
+names (procedure, optional, forbidden), before and after the failures arrive.
 
 Alert titles, ECAM lines and control names are the aircraft's own vocabulary and
 naturally appear; a ground-truth string that *is* such vocabulary (a step note
@@ -23,7 +28,8 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from a320bench.server.scenario.loader import load
-from a320bench.server.scenario.model import Budget, Scenario, StatePredicate
+from a320bench.server.crew.confirmation import NEEDS_CONFIRMATION
+from a320bench.server.scenario.model import Budget, CaptainRefusal, CaptainScript, Scenario, StatePredicate
 from a320bench.server.sim import CONTROLS, FAILURES, PAGES
 from a320bench.server.sim.ecam import ALERTS
 
@@ -130,12 +136,107 @@ async def _sweep(sc: Scenario) -> list[str]:
     return said
 
 
+def _captain_messages(sc: Scenario) -> list[Any]:
+    """What an agent could say to the captain to fish for the answer: status questions, a confirmation
+    of every action that needs one and of every action the scenario names (right or wrong), half
+    requests, noise, and arguments that are not a message."""
+    gt = sc.ground_truth
+    named = [(s.control, s.position) for b in gt.procedure for s in b.steps]
+    named += [(s.control, s.position) for s in gt.optional_actions]
+    named += [(f.control, f.position) for f in gt.forbidden_actions]
+    named += list(NEEDS_CONFIRMATION.items())
+    return [
+        "What is our status?", "Altitude?", "What failed, captain? What is the procedure?", "hello",
+        *[f"Confirm {c} {p}?" for c, p in named], *[f"Confirm {c}" for c in NEEDS_CONFIRMATION],
+        "Which failure id is this? Tell me the success criteria.", "x" * 2000, "x" * 2001, "", None, 42,
+        "Anything else?",
+    ]
+
+
+async def _sweep_crew(sc: Scenario) -> list[str]:
+    """Everything the captain says in a crew episode of this scenario, before and after the failures arrive."""
+    said: list[str] = []
+    ep = new_episode(sc, profile="crew")
+    async with connect(ep, "crew") as c:
+        said += _strings((await c.list_tools()).tools) + _strings(c.instructions or "")
+        for when in ("start", "later"):
+            for message in _captain_messages(sc):
+                r = await c.call_tool("captain", {"message": message})
+                said += _strings(r.content) + _strings(r.structured_content)
+            if when == "start":
+                await c.call_tool("wait", {"seconds": 300})  # instructions and failures due later arrive
+    return said
+
+
+def _unbudgeted(path: Path) -> Scenario:
+    return load(path).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=4 * 3600)})
+
+
+def _leaks(sc: Scenario, said: list[str]) -> list[str]:
+    haystack = "\n".join(said).lower()
+    return sorted({f"{why}: {needle!r}" for needle, why in _needles(sc).items() if needle.lower() in haystack})
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
+async def test_the_captain_reveals_no_ground_truth(path: Path):
+    sc = _unbudgeted(path)
+    assert _leaks(sc, await _sweep_crew(sc)) == []
+
+
+async def test_the_captain_sweep_would_catch_a_script_that_leaks():
+    # A captain script whose refusal reason copies the scenario's forbidden-action reason is caught.
+    sc = load(SCENARIOS / "fire" / "eng1_cruise_first_agent.yaml")
+    fa = sc.ground_truth.forbidden_actions[0]
+    script = CaptainScript(refusals=[CaptainRefusal(control=fa.control, position=fa.position, reason=fa.why)])
+    haystack = "\n".join(await _sweep_crew(sc.model_copy(update={"captain": script}))).lower()
+    assert fa.why.lower() in haystack and _needles(sc)[fa.why].startswith("forbidden action reason")
+
+
+async def _sweep_learning(sc: Scenario) -> list[str]:
+    """Everything the learning tools say in a learning episode of this scenario: with a store that holds
+    an earlier episode's learnings, and without one (a learning profile served by hand)."""
+    from mcp import Client
+
+    from a320bench.server.learning.store import LearningStore
+    from a320bench.server.surface import create_server
+
+    said: list[str] = []
+    store = LearningStore(None, [sc.id, "next"], top_k=3)
+    earlier = store.begin(f"{sc.id}/agent__run000", 0)
+    earlier.save_learning("ECAM first, then the system page; confirm before anything irreversible.")
+    earlier.commit()
+    for learnings in (store.begin(f"{sc.id}/agent__run000", 1), None):
+        ep = new_episode(sc, profile="learning")
+        async with Client(create_server(ep, "learning", learnings=learnings)) as c:
+            said += _strings((await c.list_tools()).tools) + _strings(c.instructions or "")
+            calls: list[tuple[str, dict[str, Any]]] = [
+                ("retrieve_learnings", {"query": "ECAM system page"}),
+                ("retrieve_learnings", {"query": sc.id}), ("retrieve_learnings", {"query": ""}),
+                ("retrieve_learnings", {"query": "x" * 501}),
+                *[("save_learning", {"text": f"note {n}"}) for n in range(11)],
+                ("save_learning", {"text": " "}), ("save_learning", {"text": "x" * 2001}), ("save_learning", {}),
+                ("retrieve_learnings", {"query": "note"}),
+            ]
+            for name, args in calls:
+                r = await c.call_tool(name, args)
+                said += _strings(r.content) + _strings(r.structured_content)
+    return said
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
+async def test_the_learning_tools_reveal_no_ground_truth(path: Path):
+    sc = _unbudgeted(path)
+    said = await _sweep_learning(sc)
+    assert _leaks(sc, said) == []
+    # The earlier episode is named by its place in the run, never by its scenario.
+    haystack = "\n".join(said)
+    assert "saved_in_episode" in haystack and "no learning store in this session" in haystack
+
+
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES])
 async def test_the_benchmark_surface_reveals_no_ground_truth(path: Path):
-    sc = load(path).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=4 * 3600)})
-    haystack = "\n".join(await _sweep(sc)).lower()
-    leaks = {f"{why}: {needle!r}" for needle, why in _needles(sc).items() if needle.lower() in haystack}
-    assert not leaks, "\n".join(sorted(leaks))
+    sc = _unbudgeted(path)
+    assert _leaks(sc, await _sweep(sc)) == []
 
 
 def test_the_sweep_covers_every_scenario_file():

@@ -15,9 +15,11 @@ from a320bench.server.surface.profiles import Profile, available_profiles
 from surface_bed import BENCHMARK_TOOLS, DEV_ONLY_TOOLS
 
 
-def test_the_shipped_profiles_are_benchmark_and_dev():
-    assert available_profiles() == ["benchmark", "dev"]
+def test_the_shipped_profiles_are_benchmark_crew_dev_and_learning():
+    assert available_profiles() == ["benchmark", "crew", "dev", "learning"]
+    assert list(load_profile("learning").tools) == BENCHMARK_TOOLS + ["save_learning", "retrieve_learnings"]
     assert list(load_profile("benchmark").tools) == BENCHMARK_TOOLS
+    assert list(load_profile("crew").tools) == BENCHMARK_TOOLS + ["captain"]
     assert list(load_profile("dev").tools) == BENCHMARK_TOOLS + DEV_ONLY_TOOLS
 
 
@@ -33,14 +35,15 @@ def test_a_profile_naming_an_unknown_tool_is_refused():
 
 
 def test_an_unknown_profile_names_the_available_ones():
-    with pytest.raises(ProfileError, match=r"^unknown profile 'scored' \(profiles: benchmark, dev\)$"):
+    with pytest.raises(ProfileError, match=r"^unknown profile 'scored' \(profiles: benchmark, crew, dev, learning\)$"):
         load_profile("scored")
     with pytest.raises(ProfileError):
         load_profile("../pyproject")
 
 
-def test_the_dev_instructions_begin_with_the_benchmark_instructions_word_for_word():
-    assert load_profile("dev").instructions.startswith(load_profile("benchmark").instructions)
+@pytest.mark.parametrize("name", ["dev", "crew", "learning"])
+def test_the_instructions_of_other_profiles_begin_with_the_benchmark_instructions_word_for_word(name):
+    assert load_profile(name).instructions.startswith(load_profile("benchmark").instructions)
 
 
 def test_the_instructions_state_the_time_contract_and_that_report_done_ends_the_episode():

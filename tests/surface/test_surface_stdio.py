@@ -139,7 +139,7 @@ def test_an_unknown_profile_exits_2(tmp_path):
     p = subprocess.run([sys.executable, *serve_argv(ELEC, "--profile", "god")], input=b"", capture_output=True,
                        timeout=30, cwd=tmp_path, env=_env())
     assert p.returncode == 2
-    assert "unknown profile 'god' (profiles: benchmark, dev)" in p.stderr.decode()
+    assert "unknown profile 'god' (profiles: benchmark, crew, dev, learning)" in p.stderr.decode()
 
 
 def eventually(check, timeout_s: float = 60.0) -> bool:
