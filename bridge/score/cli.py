@@ -113,8 +113,8 @@ def run_score(args: Any) -> int:
     if args.json:
         from .export import json_document
 
-        json.dump(json_document(cards, aggregates, excluded), sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
+        # One write: json.dump would make one per token (~330,000 for 2,000 episodes)
+        sys.stdout.write(json.dumps(json_document(cards, aggregates, excluded), ensure_ascii=False) + "\n")
     else:
         from .table import render
 
