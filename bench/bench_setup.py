@@ -8,7 +8,7 @@ setup (same scenario, next run: a copy of the prepared aircraft) < 2 ms. A first
 cached on their own, see bench_sim.py); a repeated one is `prepare` again. Each is the median of
 3 (first) and 20 (repeated) runs.
 
-The anchor, measured in the same run, is a fixed piece of pure Python (sorting 100,000 random floats),
+The anchor, measured in the same run, is a fixed piece of pure Python (bench/anchor.py),
 so a loaded machine shows in it too: each figure is printed with its ratio to the anchor.
 """
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import time
 from collections.abc import Callable
@@ -25,12 +24,11 @@ from pathlib import Path
 from a320bench.server.scenario import harness
 from a320bench.server.scenario.loader import load
 from a320bench.server.sim import build
+from anchor import LABEL as ANCHOR_LABEL, anchor_s
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_TARGET_MS = 20.0
 REPEATED_TARGET_MS = 2.0
-_RNG = random.Random(0)
-_NUMBERS = [_RNG.random() for _ in range(100_000)]
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -43,7 +41,7 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
 
 
 def anchor_ms() -> float:
-    return median_ms(lambda: sorted(_NUMBERS), 5)
+    return anchor_s() * 1000
 
 
 def first_setup_ms(sc) -> float:
@@ -68,7 +66,7 @@ def main() -> None:
         anchors.append(anchor_ms())
     anchor = statistics.median(anchors)
     load_avg = os.getloadavg()[0]
-    print(f"anchor (sort 100,000 random floats): {anchor:.2f} ms, median over the run; load average {load_avg:.1f}")
+    print(f"anchor ({ANCHOR_LABEL}): {anchor:.2f} ms, median over the run; load average {load_avg:.1f}")
     print(f"  {'scenario':<48}{'first':>10}{'x anchor':>10}{'repeated':>11}{'x anchor':>10}")
     shown = sorted(rows, reverse=True) if not a.all else sorted(rows, key=lambda r: r[2])
     for first, repeated, sid in shown if a.all else shown[:12]:

@@ -6,23 +6,19 @@ of every start state.
 Targets (docs/architecture.md "Performance targets"): >= 100,000 simulated s per wall s in cruise and
 >= 20,000 in every transient; every start state < 50 ms (built from scratch, and as the per-episode copy).
 Each rate is the median of 3 runs. The anchor, measured before and after in the same run, is a
-fixed piece of pure Python (sorting 100,000 random floats, as bench_setup.py): a loaded machine
+fixed piece of pure Python (bench/anchor.py): a loaded machine
 shows in it, and each rate is also printed as simulated seconds per anchor.
 """
 
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import time
 from collections.abc import Callable
 
 from a320bench.server.sim import START_STATES, Aircraft, build
-
-
-_RNG = random.Random(0)
-_NUMBERS = [_RNG.random() for _ in range(100_000)]
+from anchor import LABEL as ANCHOR_LABEL, anchor_s
 
 
 def timed(fn: Callable[[], object], repeat: int = 5) -> float:
@@ -82,7 +78,7 @@ CASES: tuple[tuple[str, str, float, Callable[[Aircraft], None] | None], ...] = (
 
 
 def main() -> None:
-    anchors = [timed(lambda: sorted(_NUMBERS))]
+    anchors = [anchor_s()]
     print("start state setup (median of 5):")
     print(f"  {'state':<18}{'from scratch':>14}{'episode copy':>14}")
     for name in START_STATES:
@@ -91,9 +87,9 @@ def main() -> None:
         copy = timed(lambda: build(name))
         print(f"  {name:<18}{scratch * 1000:>11.1f} ms{copy * 1000:>11.2f} ms")
     rates = [(label, rate(start, seconds, prepare)) for label, start, seconds, prepare in CASES]
-    anchors.append(timed(lambda: sorted(_NUMBERS)))
+    anchors.append(anchor_s())
     anchor = statistics.median(anchors)
-    print(f"simulated seconds per wall second (median of 3); anchor (sort 100,000 random floats) "
+    print(f"simulated seconds per wall second (median of 3); anchor ({ANCHOR_LABEL}) "
           f"{anchor * 1000:.1f} ms, load average {os.getloadavg()[0]:.1f}:")
     print(f"  {'':<40}{'per wall s':>12}{'per anchor':>12}  target")
     for label, r in rates:
