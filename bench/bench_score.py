@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import shutil
@@ -182,10 +183,16 @@ def score_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "a320bench.bridge.cli"]
 
 
+CPU_S: list[float] = []  # each timed child's CPU time (user + system), in order: robust to other load
+
+
 def timed(command: list[str]) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_S.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     if proc.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({proc.returncode}): {proc.stderr.strip()}")
     return elapsed
@@ -217,23 +224,28 @@ def main() -> int:
               f"{size / 2**20:.0f} MiB) in {time.perf_counter() - t0:.1f} s: {root}")
         time_score(root, ["--json"])  # warm the page cache and the bytecode cache
         anchor = [time_anchor(root) for _ in range(args.repeat)]
-        print(f"anchor (python reads and json.loads every line, {args.n} files): best {min(anchor):.3f} s")
+        anchor_cpu = min(CPU_S[-args.repeat:])
+        print(f"anchor (python reads and json.loads every line, {args.n} files): best {min(anchor):.3f} s, "
+              f"CPU {anchor_cpu:.3f} s; load average {os.getloadavg()[0]:.1f}")
         for label, extra in (("table (default)", []), ("--json", ["--json"])):
             runs = [time_score(root, extra) for _ in range(args.repeat)]
+            cpu = min(CPU_S[-args.repeat:])
             verdict = "OK" if min(runs) <= TARGET_S else "OVER TARGET"
             print(f"score {args.n} trajectories, {label}: best {min(runs):.3f} s ({min(runs) / min(anchor):.2f}x the "
-                  f"anchor), median {statistics.median(runs):.3f} s over {args.repeat} runs, process start included "
+                  f"anchor), CPU {cpu:.3f} s ({cpu / anchor_cpu:.2f}x the anchor's), median "
+                  f"{statistics.median(runs):.3f} s over {args.repeat} runs, process start included "
                   f"(target <= {TARGET_S} s: {verdict})")
         if args.rss_n:
             generate(root, args.rss_n, start=args.n)
             time_score(root, [])  # warm the page cache
             anchor_big = time_anchor(root)
             elapsed = time_score(root, [])
+            cpu_big, anchor_cpu_big = CPU_S[-1], CPU_S[-2]
             # ru_maxrss of children is the largest child so far (KiB on Linux): this run is the largest.
             peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             verdict = "OK" if elapsed <= TARGET_10K_S and peak_mb < TARGET_RSS_MB else "OVER TARGET"
             print(f"score {args.rss_n} trajectories: {elapsed:.2f} s ({elapsed / anchor_big:.2f}x the anchor's "
-                  f"{anchor_big:.2f} s), peak RSS {peak_mb:.0f} MB (target <= {TARGET_10K_S:.0f} s and "
+                  f"{anchor_big:.2f} s), CPU {cpu_big:.2f} s ({cpu_big / anchor_cpu_big:.2f}x the anchor's), peak RSS {peak_mb:.0f} MB (target <= {TARGET_10K_S:.0f} s and "
                   f"< {TARGET_RSS_MB:.0f} MB: {verdict})")
     finally:
         if not args.keep:
