@@ -40,7 +40,18 @@ def build_parser() -> argparse.ArgumentParser:
     # does not apply can be refused (run_command.py fills in the defaults).
     r.add_argument("--client-timeout", type=float, default=None, help="wall-clock seconds per client episode (default 600)")
     r.add_argument("--runs", type=int, default=1, help="episodes per scenario")
-    r.add_argument("--workers", type=int, default=4, help="episodes in parallel")
+    r.add_argument("--workers", type=int, default=4, help="episodes in parallel (local: spread over worker "
+                   "processes, one per core)")
+    r.add_argument("--executor", choices=["local", "ray"], default="local",
+                   help="where episodes fly: local worker processes (default) or a Ray cluster (the ray extra)")
+    r.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="--executor ray: the cluster to join (default: $RAY_ADDRESS, else a local one)")
+    r.add_argument("--max-concurrency-per-model", type=int, default=None, metavar="N",
+                   help="at most N episodes of this model in flight (with Ray: across the whole cluster)")
+    r.add_argument("--shard", default=None, metavar="I/N",
+                   help="fly only slice I of N of the (scenario, run) plan (0-based); `score` merges the shards")
+    r.add_argument("--dry-run", action="store_true",
+                   help="check the selection, print the plan and write the run record; fly nothing")
     r.add_argument("--out", default="runs", help="output folder (default: runs)")
     r.add_argument("--sampling", default=None, help="JSON of sampling parameters passed verbatim to the model")
     r.add_argument("--profile", default="benchmark", help="tool profile (default: benchmark)")
