@@ -49,7 +49,7 @@ def parse_shard(spec: str | None) -> Shard:
         return WHOLE
     m = _SHARD.match(spec)
     if not m:
-        raise UsageError(f"--shard {spec!r}: expected i/n, e.g. 0/3 (shards are numbered from 0)")
+        raise UsageError(f"--shard {spec}: expected i/n, e.g. 0/3 (shards are numbered from 0)")
     index, count = int(m.group(1)), int(m.group(2))
     if count < 1 or index >= count:
         raise UsageError(f"--shard {spec}: i must be between 0 and n-1 (shards are numbered from 0)")
