@@ -40,3 +40,10 @@ def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> 
     """`a320-bench ARGS` in a fresh interpreter, as a user runs it."""
     return subprocess.run([sys.executable, "-m", "a320bench", *args], cwd=ROOT, capture_output=True, text=True,
                           env={**os.environ, **(env or {})}, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def cli_without(module: str, *args: str) -> subprocess.CompletedProcess:
+    """`a320-bench ARGS` in a fresh interpreter where `module` cannot be imported (an extra not installed)."""
+    code = f"import sys\nsys.modules[{module!r}] = None\nfrom a320bench.bridge.cli import main\nsys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)

@@ -93,3 +93,17 @@ def test_a_driver_killed_mid_batch_and_restarted_resumes_to_the_same_results(ray
     assert f"{written} episode(s) already complete in {out}" in again.stderr
     assert trajectories(out) == trajectories(local_run)
     assert scores(out) == scores(local_run)
+
+
+def test_a_model_limit_is_held_by_one_actor_for_the_whole_cluster_and_given_back(local_run, tmp_path):
+    import ray
+
+    from a320bench.bridge.executors.slots import model_slots
+
+    out = tmp_path / "out"
+    assert main(["run", *SELECTION, "--runs", "2", "--executor", "ray", "--workers", "2",
+                 "--max-concurrency-per-model", "1", "--out", str(out), "--no-progress"]) == exitcodes.OK
+    assert record(out)["executor"] == ("ray, the cluster this process has joined, up to 2 chain(s) in flight, "
+                                       "at most 1 per model across the cluster")
+    assert trajectories(out) == trajectories(local_run)
+    assert ray.get(model_slots(ray).held.remote("scripted")) == 0
