@@ -1,4 +1,4 @@
-"""`a320-bench`: run | serve | score | report | validate.
+"""`a320-bench`: run | serve | score | report | export | validate.
 
 Thin: each command parses its flags and calls one library function. Heavy
 imports (mcp, litellm, the simulator) happen inside the command bodies, so
@@ -89,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
     rp.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the HTML file (default: report.html)")
 
+    ex = sub.add_parser("export", help="write trajectories in another tool's format (Inspect AI eval logs)")
+    ex.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
+    ex.add_argument("--inspect", action="store_true", help="Inspect AI eval logs, one sample per episode "
+                    "(needs the inspect extra)")
+    ex.add_argument("-o", "--output", default="logs", metavar="DIR", help="the folder for the logs (default: logs)")
+
     v = sub.add_parser("validate", help="check scenario files and fly each ground truth with the scripted provider")
     v.add_argument("paths", nargs="*", metavar="PATH", help="scenario files, folders or globs (default: scenarios/)")
     return p
@@ -105,6 +111,10 @@ def _dispatch(argv: list[str] | None) -> int:
         from .report.cli import run_report
 
         return run_report(args)
+    if args.command == "export":
+        from .inspect.cli import run_export
+
+        return run_export(args)
     if args.command == "validate":
         from .validate import run_validate
 
