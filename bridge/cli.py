@@ -68,11 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--force", action="store_true", help="rerun episodes that are already complete")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    s = sub.add_parser("serve", help="serve one scenario's tool profile over stdio to an external MCP client")
+    s = sub.add_parser("serve", help="serve one scenario's tool profile to an external MCP client (stdio or --http)")
     s.add_argument("--scenario", required=True, metavar="PATH", help="one scenario file")
     s.add_argument("--profile", default="benchmark", help="benchmark (default) or dev")
     s.add_argument("--result", metavar="FILE", help="write the verdict here (atomically, kept current)")
     s.add_argument("--trajectory", metavar="FILE", help="write the JSONL trajectory here")
+    s.add_argument("--http", action="store_true", help="serve over Streamable HTTP instead of stdio, until Ctrl-C "
+                   "(a bearer token in $A320_BENCH_TOKEN is then required)")
+    s.add_argument("--host", default=None, help="--http: the address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=None, help="--http: the port (default: a free one, printed)")
 
     sc = sub.add_parser("score", help="score trajectories offline")
     sc.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
