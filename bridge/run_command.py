@@ -178,6 +178,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         agent.select(plan.episodes)  # every planned episode has exactly one recording to replay, or UsageError
     chains = single_episode_chains(plan.episodes)
 
+    job = RunJob(agent, profile, seed=args.seed, scrubber=scrubber)
     started = datetime.now(timezone.utc)
     record_path = out / f"run-{started.strftime('%Y%m%dT%H%M%S%fZ')}.json"
     from a320bench.server.session import sha256_text, versions
@@ -199,7 +200,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         "sampling": redact_credentials(sampling),
         "runs": args.runs,
         "workers": args.workers,
-        "executor": executor.describe(chains),
+        "executor": executor.describe(chains, job),
         "dry_run": args.dry_run,
         "planned": len(plan.episodes),
         "skipped_complete": len(plan.skipped),
@@ -219,7 +220,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         raise OutputError(f"--out {out}: {describe_os_error('the run record', record_path, e)}") from None
 
     if args.dry_run:
-        for line in describe(plan, executor.describe(chains)):
+        for line in describe(plan, executor.describe(chains, job)):
             print(line)
         console.note(f"dry run: nothing flown; run record: {record_path}")
         return exitcodes.OK
@@ -227,7 +228,6 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     import anyio
 
     state = RunState()
-    job = RunJob(agent, profile, seed=args.seed, scrubber=scrubber)
     anyio.run(_run_all, executor, chains, job, state, args.no_progress)
     results = state.results
     counts = Counter(str(r.reason) for r in results)

@@ -11,7 +11,7 @@ however many workers fly chains side by side.
     executor = make_executor(args)                   `local` (default) or `ray`
     await executor.run(chains, job, state)           state: base.RunState, in the driver
 
-    Executor.describe(chains) -> str       one line for `run --dry-run`
+    Executor.describe(chains, job) -> str  one line for `run --dry-run`
     Executor.run(chains, job, state)       flies every chain; each episode's result goes to
                                            state.record(planned, result) in the driver as
                                            soon as it is known; no chain starts once

@@ -2,7 +2,7 @@
 
     class Executor(Protocol):
         name: str
-        def describe(self, chains) -> str            one line for the plan (`run --dry-run`)
+        def describe(self, chains, job) -> str       one line for the plan (`run --dry-run`)
         async def run(self, chains, job, state)      fly every chain; return when all are done
 
 `run` hands every episode's result to `state.record(planned, result)` in the driver's
@@ -27,7 +27,7 @@ from .chain import Chain, RunJob, episode_id
 class Executor(Protocol):
     name: str
 
-    def describe(self, chains: Sequence[Chain]) -> str:
+    def describe(self, chains: Sequence[Chain], job: RunJob) -> str:
         ...
 
     async def run(self, chains: Sequence[Chain], job: RunJob, state: RunState) -> None:

@@ -1,6 +1,7 @@
 """The local executor: this machine's cores, in worker processes the run owns.
 
-    processes = min(--workers, usable cores, chains)
+    processes = min(--workers, usable cores, chains); 1 for an external client, whose work is
+                done in its own processes (and whose notes the driver prints once per run)
     1 process   the chains fly in the driver's own event loop, --workers at a time
     more        `processes` worker processes (worker.py), each flying up to
                 ceil(--workers / processes) chains at a time in its own event loop: CPU-bound
@@ -57,23 +58,23 @@ class LocalExecutor:
     def __init__(self, workers: int, max_per_model: int | None = None):
         self.workers = min(workers, max_per_model) if max_per_model else workers
 
-    def processes(self, chains: int) -> int:
+    def processes(self, chains: int, job: RunJob) -> int:
+        if job.is_client:
+            return 1
         return max(1, min(self.workers, usable_cores(), chains))
 
-    def per_process(self, chains: int) -> int:
-        return math.ceil(self.workers / self.processes(chains))
-
-    def describe(self, chains: Sequence[Chain]) -> str:
-        n = self.processes(len(chains))
+    def describe(self, chains: Sequence[Chain], job: RunJob) -> str:
+        n = self.processes(len(chains), job)
         if n == 1:
             return f"local, in this process, {self.workers} episode(s) at a time"
-        return f"local, {n} worker processes, up to {self.per_process(len(chains))} episode(s) at a time each"
+        return f"local, {n} worker processes, up to {math.ceil(self.workers / n)} episode(s) at a time each"
 
     async def run(self, chains: Sequence[Chain], job: RunJob, state: RunState) -> None:
-        if self.processes(len(chains)) == 1:
+        n = self.processes(len(chains), job)
+        if n == 1:
             await self._inline(chains, job, state)
         else:
-            await _Pool(self.processes(len(chains)), self.per_process(len(chains)), job, state).run(chains)
+            await _Pool(n, math.ceil(self.workers / n), job, state).run(chains)
 
     async def _inline(self, chains: Sequence[Chain], job: RunJob, state: RunState) -> None:
         import anyio

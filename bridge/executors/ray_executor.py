@@ -86,7 +86,7 @@ class RayExecutor:
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.max_per_model = max_per_model
 
-    def describe(self, chains: Sequence[Chain]) -> str:
+    def describe(self, chains: Sequence[Chain], job: RunJob) -> str:
         if self.ray.is_initialized():
             where = "the cluster this process has joined"
         else:
