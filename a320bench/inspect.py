@@ -1,4 +1,4 @@
-"""Inspect AI interop (extra `[inspect]`): the task `a320bench.inspect:a320`, also `inspect eval a320bench/a320`.
+"""Inspect AI interop (extra `[inspect]`): the task `a320bench.inspect:a320` (`inspect eval a320bench/inspect.py@a320`).
 
 The task runs the catalogue with Inspect's model providers against our harness and MCP
 tools, scored by our scorer (bridge/inspect/task.py). `a320-bench export --inspect` turns

@@ -1,6 +1,6 @@
 """The Inspect AI task `a320bench.inspect:a320`: the catalogue, flown by Inspect's own model providers.
 
-    inspect eval a320bench/a320 --model openai/gpt-4.1 [-T scenarios=scenarios/elec] [--epochs 5]
+    inspect eval a320bench/inspect.py@a320 --model openai/gpt-4.1 [-T scenarios=elec] [--epochs 5]
     inspect_ai.eval(a320(scenarios=[...]), model="mockllm/model")
 
 Each sample is one scenario (id = scenario id, input = its task prompt). The solver flies
@@ -42,12 +42,16 @@ NUDGE = "Continue. When you have finished, call report_done."
 
 @task
 def a320(scenarios: str | list[str] | None = None, profile: str = "benchmark", out: str | None = None) -> Task:
-    """The a320-bench catalogue (or `scenarios`: files, folders, globs) as an Inspect task."""
+    """The a320-bench catalogue (or `scenarios`: files, folders, globs, or folders of the built-in
+    catalogue such as `elec`) as an Inspect task."""
     from a320bench.server.scenario.loader import load_all
 
-    from ..selection import scenario_files
+    from ..selection import builtin_scenarios_dir, scenario_files
 
     specs = [scenarios] if isinstance(scenarios, str) else scenarios
+    # `inspect eval` runs a task from its file's folder: a name of the built-in catalogue still works.
+    specs = [s if Path(s).exists() or not (builtin_scenarios_dir() / s).exists() else str(builtin_scenarios_dir() / s)
+             for s in specs or []] or None
     loaded, problems = load_all(scenario_files(specs))
     if problems:
         raise ValueError("; ".join(str(p) for p in problems))

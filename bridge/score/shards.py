@@ -55,9 +55,9 @@ def _slices(specs: Iterable[str | Path]) -> list[_Slice]:
             if not isinstance(rec, dict):
                 continue
             who = (rec.get("provider"), rec.get("model"), rec.get("client"))
-            s = _Slice(path.parent.resolve(), who, rec.get("selection_sha256"), rec.get("runs"),
+            s = _Slice(path.parent, who, rec.get("selection_sha256"), rec.get("runs"),
                        str(rec.get("shard") or "0/1"))
-            found.setdefault((s.folder, (who, s.selection, s.runs, s.shard)), s)
+            found.setdefault((s.folder.resolve(), (who, s.selection, s.runs, s.shard)), s)
     return list(found.values())
 
 
@@ -67,7 +67,7 @@ def shard_conflict(specs: Iterable[str | Path]) -> str | None:
     for s in _slices(specs):
         by_who.setdefault(s.who, []).append(s)
     for slices in by_who.values():
-        folders = sorted({s.folder for s in slices})
+        folders = list({s.folder.resolve(): s.folder for s in slices}.values())
         if len(folders) < 2 or all(s.index_count[1] == 1 for s in slices):
             continue  # one folder, or whole runs side by side: nothing to merge
         first = slices[0]
@@ -86,13 +86,13 @@ def shard_conflict(specs: Iterable[str | Path]) -> str | None:
         owner: dict[int, Path] = {}
         for s in slices:
             i = s.index_count[0]
-            if owner.setdefault(i, s.folder) != s.folder:
+            if owner.setdefault(i, s.folder).resolve() != s.folder.resolve():
                 return f"{owner[i]} and {s.folder} both hold shard {s.shard} of the same selection: an overlap; " \
                        "not merged"
         seen: dict[Path, Path] = {}
         for folder in folders:
             for f in folder.glob("*/*.jsonl"):
                 rel = f.relative_to(folder)
-                if seen.setdefault(rel, folder) != folder:
+                if seen.setdefault(rel, folder) is not folder:
                     return f"{seen[rel]} and {folder} both hold {rel}: an overlap; not merged"
     return None

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,7 @@ from tests.fakes.node_tools import require
 
 pytestmark = [pytest.mark.realclient, pytest.mark.slow]
 
+ROOT = Path(__file__).resolve().parents[2]
 BENCHMARK = ["read_ecam", "read_system_page", "list_controls", "set_control", "wait", "report_done"]
 TOKEN = "test-token-0123456789abcdef"
 
@@ -40,9 +43,31 @@ def served(tmp_path):
             proc.wait()
 
 
+def readme_http_snippets() -> tuple[dict, dict, dict]:
+    """The VS Code, Cursor and Claude Desktop configs of the README's "Over HTTP" paragraph."""
+    part = (ROOT / "README.md").read_text().split("**Over HTTP**", 1)[1].split("The scenario's task prompt", 1)[0]
+    vscode, cursor, desktop = (json.loads(block) for block in re.findall(r"```json\n(.*?)```", part, re.S))
+    return vscode, cursor, desktop
+
+
+def test_the_readme_http_snippets_point_every_client_at_the_served_url_with_the_bearer_token():
+    vscode, cursor, desktop = readme_http_snippets()
+    server = vscode["servers"]["a320-http"]
+    assert (server["type"], server["url"]) == ("http", "http://127.0.0.1:8765/mcp")
+    assert server["headers"] == {"Authorization": "Bearer ${input:a320-token}"}
+    assert vscode["inputs"][0]["id"] == "a320-token" and vscode["inputs"][0]["password"] is True
+    assert cursor["mcpServers"]["a320-http"] == {"url": server["url"], "headers": {
+        "Authorization": "Bearer YOUR_A320_BENCH_TOKEN"}}
+    args = desktop["mcpServers"]["a320-http"]["args"]
+    assert args[2:] == [server["url"], "--header", "Authorization: Bearer ${A320_BENCH_TOKEN}"]
+
+
 def inspector(url: str, *method: str, tmp_path, token: str | None = TOKEN) -> subprocess.CompletedProcess:
+    """The Inspector CLI with the README's header (the VS Code snippet's, its token filled in)."""
     exe = require("inspector")
-    header = ["--header", f"Authorization: Bearer {token}"] if token else []
+    vscode, _, _ = readme_http_snippets()
+    template = vscode["servers"]["a320-http"]["headers"]["Authorization"]
+    header = ["--header", f"Authorization: {template.replace('${input:a320-token}', token)}"] if token else []
     return subprocess.run([str(exe), "--cli", url, "--transport", "http", *header, *method], capture_output=True,
                           text=True, timeout=60, stdin=subprocess.DEVNULL, cwd=tmp_path,
                           env={**os.environ, "HOME": str(tmp_path)})  # its catalogue file stays in tmp_path
