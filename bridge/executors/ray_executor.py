@@ -1,7 +1,7 @@
 """The Ray executor (`run --executor ray`, extra `[ray]`): each chain a Ray task, anywhere on a cluster.
 
-    cluster     --ray-address, else $RAY_ADDRESS, else a local one the run starts (on loopback,
-                with every core) and stops at the end
+    cluster     --ray-address, else $RAY_ADDRESS, else a local one the run starts (listening on
+                loopback only, with every core) and stops at the end
     a task      flies its chain (chain.run_chain, as every executor) in a private temporary
                 folder of the node it lands on, and returns the episodes' results and the files
                 they wrote; the driver writes those files into the run folder (atomically: a
@@ -28,6 +28,7 @@ credentials the cluster's environment lacks are the operator's to provide), neve
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
@@ -44,8 +45,17 @@ MAX_ATTEMPTS = 3
 POLL_S = 0.2
 
 
-def import_ray() -> Any:
-    """The ray module, or MissingExtra: one line with the exact pip command."""
+# Read by Ray when it is imported: a cluster of one machine, whose servers listen on loopback only
+# (Ray would otherwise pick the machine's network address, even for a cluster it starts itself).
+SINGLE_MACHINE = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+
+
+def import_ray(local: bool = False) -> Any:
+    """The ray module (set up for a local cluster on loopback when `local`), or MissingExtra: one line
+    with the exact pip command."""
+    if local and "ray" not in sys.modules:
+        for k, v in SINGLE_MACHINE.items():
+            os.environ.setdefault(k, v)
     try:
         import ray
     except ImportError as e:
@@ -81,9 +91,9 @@ class RayExecutor:
     name = "ray"
 
     def __init__(self, workers: int, *, address: str | None = None, max_per_model: int | None = None):
-        self.ray = import_ray()
-        self.workers = workers
         self.address = address or os.environ.get("RAY_ADDRESS") or None
+        self.ray = import_ray(local=self.address is None)
+        self.workers = workers
         self.max_per_model = max_per_model
 
     def describe(self, chains: Sequence[Chain], job: RunJob) -> str:
@@ -108,7 +118,7 @@ class RayExecutor:
             ray.init(address=self.address, log_to_driver=False, configure_logging=False)
         else:
             ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
-                     _node_ip_address="127.0.0.1", resources={"client": float(self.workers)})
+                     resources={"client": float(self.workers)})
         return True
 
     async def run(self, chains: Sequence[Chain], job: RunJob, state: RunState) -> None:

@@ -11,16 +11,17 @@ import pytest
 def ray_cluster(tmp_path_factory):
     """The session's Ray: 2 CPUs on loopback, no dashboard, no token file, everything under a tmp folder.
     Yields its address, for drivers started as subprocesses."""
-    import ray
+    from a320bench.bridge.executors.ray_executor import SINGLE_MACHINE, import_ray
 
     root = tmp_path_factory.mktemp("ray")
-    saved = {k: os.environ.get(k) for k in ("RAY_AUTH_MODE", "RAY_ADDRESS", "TMPDIR")}
+    saved = {k: os.environ.get(k) for k in ("RAY_AUTH_MODE", "RAY_ADDRESS", "TMPDIR", *SINGLE_MACHINE)}
+    ray = import_ray(local=True)  # its servers on loopback only
     os.environ["RAY_AUTH_MODE"] = "disabled"  # else Ray writes a token into ~/.ray (drivers need it too)
     os.environ.pop("RAY_ADDRESS", None)
     os.environ["TMPDIR"] = str(root)  # Ray's processes inherit it: a killed task's private folder stays here
     try:
         ray.init(num_cpus=2, resources={"client": 2.0}, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False, _node_ip_address="127.0.0.1", _temp_dir=str(root / "r"))
+                 configure_logging=False, _temp_dir=str(root / "r"))
     finally:
         _restore({"TMPDIR": saved.pop("TMPDIR")})
     try:
