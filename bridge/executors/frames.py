@@ -5,7 +5,8 @@
                        ("hold",)            start no further episode (the disk is refusing)
                        ("stop",)            interrupted: end the episodes in flight `interrupted`
                        ("close",)           no more chains: leave when the ones in flight are done
-    worker -> driver   ("result", chain index, plan index, EpisodeResult)
+    worker -> driver   ("ready",)            the job is loaded (its imports done): send chains
+                       ("result", chain index, plan index, EpisodeResult)
                        ("chain_done", chain index)
                        ("bye",)             everything it was given has a result
 

@@ -9,7 +9,9 @@
 
 A worker writes its episodes' trajectories into the run folder itself, event by event,
 exactly as the driver would. The driver hands out chains as workers have room, so a
-slow chain never holds up the others.
+slow chain never holds up the others; the first chains go out once every worker has
+loaded the job (a provider's imports take seconds), so that no worker starts with
+its siblings' share.
 
 The pool never outlives the run: workers die with the driver (worker.py), and leaving
 `run` kills each worker's process group. A worker that dies mid-chain (killed, out of
@@ -94,6 +96,7 @@ class _Worker:
     def __init__(self, process: Any):
         self.process = process
         self.room: Any = None  # an anyio.Semaphore: the chains it may hold at once
+        self.ready = False
         self.inflight: dict[int, Chain] = {}
         self.done: dict[int, set[int]] = {}  # chain index -> plan indices with a result
 
@@ -126,6 +129,9 @@ class _Pool:
         self.planned = {p.index: p for c in chains for p in c.episodes}
         self.pending = {c.index for c in chains}
         self.attempts = {c.index: 1 for c in chains}
+        self.all_ready = anyio.Event()
+        self.ready = 0
+        self.failed_starts = 0
         self.to_send, self.queue = anyio.create_memory_object_stream[Chain](math.inf)
         for chain in chains:
             self.to_send.send_nowait(chain)
@@ -157,6 +163,11 @@ class _Pool:
                     await process.aclose()
             if not died:
                 return
+            if not worker.ready:  # it died loading the job: a broken installation, not a passing fault
+                self.failed_starts += 1
+                if self.failed_starts >= MAX_ATTEMPTS:
+                    raise WorkerStartError(f"worker processes die as they start ({_how(process.returncode)}); "
+                                           "their stderr is above")
             self._retry(worker)
 
     async def _drive(self, worker: _Worker) -> bool:
@@ -169,6 +180,7 @@ class _Pool:
 
         async def feed() -> None:
             await worker.send(("job", self.job))
+            await self.all_ready.wait()
             while True:
                 await worker.room.acquire()
                 try:
@@ -212,7 +224,12 @@ class _Pool:
             if message is None:
                 return False
             kind = message[0]
-            if kind == "result":
+            if kind == "ready":
+                worker.ready = True
+                self.ready += 1
+                if self.ready >= self.processes:  # replacements join a pool that is already going
+                    self.all_ready.set()
+            elif kind == "result":
                 _, chain_index, plan_index, res = message
                 worker.done.setdefault(chain_index, set()).add(plan_index)
                 self.state.record(self.planned[plan_index], res)
@@ -231,8 +248,7 @@ class _Pool:
         """The worker died: fly its unfinished chains again, or give them up after MAX_ATTEMPTS."""
         from ..inprocess_episode import EpisodeResult
 
-        code = worker.process.returncode
-        how = f"signal {-code}" if code is not None and code < 0 else f"exit {code}"
+        how = _how(worker.process.returncode)
         for chain in worker.inflight.values():
             rest = chain.without(worker.done.get(chain.index, ()))
             if not rest.episodes:
@@ -250,6 +266,14 @@ class _Pool:
                                                    False, False, {}, error=f"harness error: its worker process died "
                                                    f"({how}) {self.attempts[chain.index]} time(s)"))
             self._finished(chain.index)
+
+
+class WorkerStartError(RuntimeError):
+    """Worker processes die before they can fly anything: a bug of ours or a broken installation."""
+
+
+def _how(code: int | None) -> str:
+    return f"signal {-code}" if code is not None and code < 0 else f"exit {code}"
 
 
 async def _lines(stream: Any):

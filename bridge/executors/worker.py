@@ -48,8 +48,10 @@ def main(argv: list[str]) -> None:
     from .. import console
 
     with console.scope():
-        job = first[1]
+        job = first[1]  # unpickling it imports what the provider needs (litellm: seconds)
         console.add_secrets(job.scrubber.secrets)
+        channel_out.write(frames.encode(("ready",)))
+        channel_out.flush()
         anyio.run(_serve, job, channel_in, channel_out)
     channel_out.flush()
     sys.stderr.flush()
