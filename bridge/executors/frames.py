@@ -1,6 +1,6 @@
 """Messages between the driver and a local worker process: pickled objects, length-prefixed, over pipes.
 
-    driver -> worker   ("job", RunJob)      first, once
+    driver -> worker   ("job", RunJob, n)   first, once: fly up to n chains at a time
                        ("chain", Chain)     fly it
                        ("hold",)            start no further episode (the disk is refusing)
                        ("stop",)            interrupted: end the episodes in flight `interrupted`

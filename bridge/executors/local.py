@@ -8,8 +8,9 @@
                 episodes use every core, I/O-bound ones (a model with latency) still overlap
 
 A worker writes its episodes' trajectories into the run folder itself, event by event,
-exactly as the driver would. The driver hands out chains as workers have room, so a
-slow chain never holds up the others; the first chains go out once every worker has
+exactly as the driver would. The driver hands out chains as workers have room (each
+holds as many again as it flies while plenty are queued, so that the next chain is
+there when one ends), so a slow chain never holds up the others; the first chains go out once every worker has
 loaded the job (a provider's imports take seconds), so that no worker starts with
 its siblings' share.
 
@@ -95,8 +96,9 @@ class LocalExecutor:
 class _Worker:
     def __init__(self, process: Any):
         self.process = process
-        self.room: Any = None  # an anyio.Semaphore: the chains it may hold at once
+        self.room: Any = None  # an anyio.Semaphore: the chains it may hold at once (flying or next)
         self.ready = False
+        self.freed: Any = None  # an anyio.Event: set when one of its chains is done
         self.inflight: dict[int, Chain] = {}
         self.done: dict[int, set[int]] = {}  # chain index -> plan indices with a result
 
@@ -132,12 +134,17 @@ class _Pool:
         self.all_ready = anyio.Event()
         self.ready = 0
         self.failed_starts = 0
+        self.held = False
         self.to_send, self.queue = anyio.create_memory_object_stream[Chain](math.inf)
         for chain in chains:
             self.to_send.send_nowait(chain)
         async with anyio.create_task_group() as tg:
             for _ in range(self.processes):
                 tg.start_soon(self._slot)
+
+    def _little_left(self) -> bool:
+        """Too few chains are queued to hand out more than each worker flies: none is held in advance."""
+        return self.queue.statistics().current_buffer_used <= self.processes * self.per_process
 
     def _finished(self, chain_index: int) -> None:
         self.pending.discard(chain_index)
@@ -176,13 +183,16 @@ class _Pool:
         from anyio.streams.buffered import BufferedByteReceiveStream
 
         stdout = BufferedByteReceiveStream(worker.process.stdout)
-        worker.room = anyio.Semaphore(self.per_process)
+        worker.room = anyio.Semaphore(2 * self.per_process)  # as many again wait in the worker: no idle gap
 
         async def feed() -> None:
-            await worker.send(("job", self.job))
+            await worker.send(("job", self.job, self.per_process))
             await self.all_ready.wait()
             while True:
                 await worker.room.acquire()
+                while len(worker.inflight) >= self.per_process and self._little_left():
+                    worker.freed = anyio.Event()  # a chain to wait on, not one to take from an idle sibling
+                    await worker.freed.wait()
                 try:
                     chain = await self.queue.receive()
                 except (anyio.EndOfStream, anyio.ClosedResourceError):
@@ -233,13 +243,16 @@ class _Pool:
                 _, chain_index, plan_index, res = message
                 worker.done.setdefault(chain_index, set()).add(plan_index)
                 self.state.record(self.planned[plan_index], res)
-                if not self.state.may_start():
+                if not self.state.may_start() and not self.held:  # the disk refuses: no worker starts more
+                    self.held = True
                     for other in list(self.workers):
                         await other.send(("hold",))
             elif kind == "chain_done":
                 chain_index = message[1]
                 worker.inflight.pop(chain_index, None)
                 worker.room.release()
+                if worker.freed is not None:
+                    worker.freed.set()
                 self._finished(chain_index)
             elif kind == "bye":
                 return True

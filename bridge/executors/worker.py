@@ -48,30 +48,40 @@ def main(argv: list[str]) -> None:
     from .. import console
 
     with console.scope():
-        job = first[1]  # unpickling it imports what the provider needs (litellm: seconds)
+        job, concurrency = first[1], first[2]  # unpickling the job imports what the provider needs (seconds)
         console.add_secrets(job.scrubber.secrets)
         channel_out.write(frames.encode(("ready",)))
         channel_out.flush()
-        anyio.run(_serve, job, channel_in, channel_out)
+        anyio.run(_serve, job, concurrency, channel_in, channel_out)
     channel_out.flush()
     sys.stderr.flush()
     os._exit(0)  # the frame reader may still block in its thread: nothing is left to wait for
 
 
-async def _serve(job: Any, channel_in: BinaryIO, channel_out: BinaryIO) -> None:
+async def _serve(job: Any, concurrency: int, channel_in: BinaryIO, channel_out: BinaryIO) -> None:
     import anyio
+
+    from a320bench.server.end_reason import EndReason
 
     from .chain import run_chain
 
     held = False
+    # The driver sends more chains than fly at once, so that the next one is here when one ends.
+    limiter = anyio.CapacityLimiter(concurrency)
 
     def send(message: tuple[Any, ...]) -> None:
         channel_out.write(frames.encode(message))
         channel_out.flush()
 
+    def on_result(chain: Any, p: Any, res: Any) -> None:
+        nonlocal held
+        if res.reason == EndReason.STORAGE_ERROR:  # the disk refuses: start nothing more, before the driver says so
+            held = True
+        send(("result", chain.index, p.index, res))
+
     async def fly(chain: Any) -> None:
-        await run_chain(chain, job, on_result=lambda p, res: send(("result", chain.index, p.index, res)),
-                        may_start=lambda: not held)
+        async with limiter:
+            await run_chain(chain, job, on_result=lambda p, res: on_result(chain, p, res), may_start=lambda: not held)
         send(("chain_done", chain.index))
 
     async with anyio.create_task_group() as outer:

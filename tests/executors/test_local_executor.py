@@ -15,6 +15,7 @@ import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
+from tests.clients.client_bed import processes_with
 from tests.executors.executor_bed import ROOT, record, scores, trajectories
 from tests.fakes.openai_server import HANG, FakeOpenAI, tool_call
 
@@ -62,18 +63,8 @@ def test_a_seeded_random_walk_writes_the_same_files_at_any_number_of_workers(tmp
 
 
 def workers_of(pid: int) -> list[int]:
-    """The worker processes a driver started (its children running the worker module)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"a320bench.bridge.executors.worker" in argv and str(pid).encode() in argv:
-            found.append(int(entry.name))
-    return found
+    """The live worker processes a driver started (the worker module, given the driver's pid)."""
+    return processes_with(f"a320bench.bridge.executors.worker\0{pid}\0")
 
 
 def model_run(out: Path, fake: FakeOpenAI, env_file: Path, *extra: str) -> list[str]:
@@ -159,3 +150,26 @@ def test_a_stopped_run_takes_its_workers_with_it_and_resumes(tmp_path, env_file,
     assert again.returncode == exitcodes.OK, again.stderr
     assert [events(f)[-1]["reason"] for f in sorted(out.rglob("*.jsonl"))] == ["agent_done", "agent_done"]
     assert record(out)["counts"] == {"agent_done": 2}
+
+
+def test_a_disk_that_fills_under_worker_processes_stops_every_worker_and_exits_74(tmp_path, monkeypatch, capsys):
+    from a320bench.server.trajectory import is_complete
+    from tests.disk_bed import small_disk
+
+    monkeypatch.setenv("A320_BENCH_WORKER_PROCESSES", "2")
+    with small_disk(tmp_path / "disk") as disk:
+        rc = main(["run", "--scenario", "scenarios/elec", "--runs", "3", "--out", str(disk / "out"), "--no-progress",
+                   "--workers", "2"])
+        err = capsys.readouterr().err
+        assert rc == exitcodes.STORAGE, err
+        assert "Traceback" not in err
+        assert [line for line in err.splitlines() if line.startswith("error: ")][0].endswith(
+            ": No space left on device")
+        assert "episode(s) not started; free space and run the same command again to resume" in err
+        files = list((disk / "out").rglob("*.jsonl"))
+        cut = [p for p in files if not is_complete(p)]
+        # Each worker had at most one episode in flight when the disk filled; nothing cut stands as a result,
+        # and no worker started another one.
+        assert 1 <= len(cut) <= 2
+        total = 3 * len(list((ROOT / "scenarios" / "elec").glob("*.yaml")))
+        assert f"{total - len(files)} episode(s) not started" in err

@@ -15,6 +15,7 @@ import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
+from tests.clients.client_bed import processes_with
 from tests.executors.executor_bed import ROOT, record, scores, trajectories
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("ray_cluster")]
@@ -33,15 +34,7 @@ def local_run(tmp_path_factory) -> Path:
 
 def ray_processes(task: str) -> list[int]:
     """Ray worker processes running `task` now (Ray names a busy worker `ray::<task>`)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if (entry / "cmdline").read_bytes().startswith(f"ray::{task}".encode()):
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
+    return processes_with(f"ray::{task}")
 
 
 def test_ray_writes_the_trajectories_and_scores_the_local_executor_writes(local_run, tmp_path):
