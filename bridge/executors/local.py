@@ -267,8 +267,11 @@ class _Pool:
             if not rest.episodes:
                 self._finished(chain.index)
                 continue
+            if not self.state.may_start():  # the disk refuses: not flown again now; a resume will
+                self._finished(chain.index)
+                continue
             names = ", ".join(f"{p.scenario.id} run {p.run_index}" for p in rest.episodes[:3])
-            if self.attempts[chain.index] < MAX_ATTEMPTS and self.state.may_start():
+            if self.attempts[chain.index] < MAX_ATTEMPTS:
                 self.attempts[chain.index] += 1
                 self.state.retried += 1
                 console.note(f"a worker process died ({how}) while flying {names}: flying it again")
