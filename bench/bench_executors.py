@@ -75,6 +75,7 @@ class _FakeModel(ThreadingHTTPServer):
     tool results the conversation already holds)."""
 
     daemon_threads = True
+    request_queue_size = 128  # 16 clients connect at once: socketserver's backlog of 5 would drop SYNs (1 s retries)
 
     def __init__(self, latency_s: float):
         self.latency_s = latency_s

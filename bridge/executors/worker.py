@@ -50,12 +50,23 @@ def main(argv: list[str]) -> None:
     with console.scope():
         job, concurrency = first[1], first[2]  # unpickling the job imports what the provider needs (seconds)
         console.add_secrets(job.scrubber.secrets)
+        _load_episode_code()
         channel_out.write(frames.encode(("ready",)))
         channel_out.flush()
         anyio.run(_serve, job, concurrency, channel_in, channel_out)
     channel_out.flush()
     sys.stderr.flush()
     os._exit(0)  # the frame reader may still block in its thread: nothing is left to wait for
+
+
+def _load_episode_code() -> None:
+    """Import what every episode needs (MCP, the server, the episode loop: about a second) before saying
+    ready, rather than in the first episodes, all waiting on it while their clocks run."""
+    import mcp  # noqa: F401
+
+    from a320bench.server.surface import factory  # noqa: F401
+
+    from .. import inprocess_episode  # noqa: F401
 
 
 async def _serve(job: Any, concurrency: int, channel_in: BinaryIO, channel_out: BinaryIO) -> None:
