@@ -14,8 +14,8 @@ of the scenario than any provider (providers/base.py: an AgentView).
 The scorer is ours: the episode's trajectory (kept in the sample's store, and written to
 `out/<scenario>/inspect__runNNN.jsonl` when `out` is given) scored by
 bridge/score/scorecard.py; the Score's value holds compliant_success, outcome,
-completion and the unsafe counts. A scenario whose gate fails is scored invalid, and
-the model is never asked.
+completion and the unsafe counts. A scenario whose gate fails never reaches the model; such an episode, like one a fault of ours or of the
+infrastructure cut short, is a sample error for Inspect, never a score.
 """
 
 from __future__ import annotations
@@ -66,7 +66,9 @@ def fly_episode(scenarios: dict[str, Any], profile_name: str = "benchmark", out:
     """One episode through the privileged harness, with Inspect's model as the agent."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        from a320bench.server.end_reason import counts_as_result
         from a320bench.server.surface.profiles import load_profile
+        from a320bench.server.trajectory import changed_aircraft
 
         from ..inprocess_episode import run_episode
 
@@ -76,13 +78,23 @@ def fly_episode(scenarios: dict[str, Any], profile_name: str = "benchmark", out:
         path = Path(out) / sc.id / f"inspect__run{run_index:03d}.jsonl" if out else None
         events: list[dict[str, Any]] = []
         agent = InspectAgent(state)
-        await run_episode(sc, agent, profile=profile, path=path, run_index=run_index,
-                          episode_id=f"{sc.id}/inspect__run{run_index:03d}", recorder_sink=events)
+        res = await run_episode(sc, agent, profile=profile, path=path, run_index=run_index,
+                                episode_id=f"{sc.id}/inspect__run{run_index:03d}", recorder_sink=events)
         state.store.set(TRAJECTORY, events)
         state.completed = True
+        changed = any(changed_aircraft(e) for e in events)
+        if not counts_as_result(res.reason, changed):
+            # An invalid scenario, a bug of ours, an infrastructure fault: Inspect records a sample error
+            # (and `--retry-on-error` flies it again), never a score.
+            raise EpisodeNotScored(f"{sc.id}: the episode ended {res.reason}" + (f" ({res.error})" if res.error else "")
+                                   + "; it is not the agent's result")
         return state
 
     return solve
+
+
+class EpisodeNotScored(RuntimeError):
+    """The episode did not end as the agent's result (server/end_reason.py): a sample error for Inspect."""
 
 
 class InspectAgent:

@@ -148,3 +148,21 @@ def test_the_inspect_task_flies_two_scenarios_with_the_mock_model_and_our_scorer
         assert card["compliant_success"] is compliant
         assert [m.role for m in sample.messages] == ["system", "user"] + ["assistant", "tool"] * len(calls)
     assert log.results.scores[0].metrics["mean"].value == 0.5  # compliant_success over the two samples
+
+
+def test_an_episode_that_is_not_the_agents_result_is_a_sample_error_in_inspect_never_a_score(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    model = get_model("mockllm/model", custom_outputs=[])  # never asked: the gate fails first
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / "tests/scenarios/invalid_gate/gate_never_shows.yaml")]),
+                          model=model, log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
+    (sample,) = log.samples
+    assert sample.scores in (None, {})
+    assert sample.error is not None
+    assert sample.error.message == ('EpisodeNotScored("test_gate_never_shows: the episode ended invalid_scenario; '
+                                    'it is not the agent\'s result")')
