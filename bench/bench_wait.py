@@ -23,7 +23,7 @@ from a320bench.server.trajectory import Recorder
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = [
-    ("air/pack1_ovht_then_pack2_fault_cruise.yaml", [2.0, 60.0, 60.0, 25.0]),  # timed, due at 150 s
+    ("air/pack1_ovht_then_pack2_fault_cruise.yaml", [2.0, 20.0, 15.0]),  # timed, due at 40 s
     ("eng/eng1_flameout_then_gen2_fault_cruise.yaml", [2.0, 300.0, 300.0]),  # on a predicate, never due here
 ]
 

@@ -68,6 +68,7 @@ async def _fly_all(scenarios):
                                 recorder_sink=recorder_events)
         card = score_events(recorder_events, path=sc.id)
         failed = [c for c in res.final.get("success", {}).get("criteria", []) if not c.get("passed")]
+        violations = res.final.get("success", {}).get("invariant_violations", [])
         note = ""
         if not res.gate_passed:
             g = res.final.get("gate", {})
@@ -76,7 +77,11 @@ async def _fly_all(scenarios):
         elif failed:
             c = failed[0]
             note = f"{c.get('var') or c.get('titles')}: got {c.get('actual', c.get('present'))}"
+        elif violations:
+            note = "invariant violated: " + ", ".join(f"{v['invariant']} (call {v['seq']})" for v in violations)
         elif not card.compliant_success:
-            note = f"completion {card.completion:.2f}, in order {card.in_order}, dangerous {card.dangerous}"
+            note = (f"completion {card.completion:.2f}, in order {card.in_order}, dangerous {card.dangerous}, "
+                    f"harmful {card.harmful}{' ' + ', '.join(card.capabilities_removed) if card.harmful else ''}, "
+                    f"report_done {'yes' if card.reported_done else 'no'}")
         rows.append((sc, res.gate_passed, res.success, bool(card.compliant_success), note))
     return rows

@@ -16,8 +16,9 @@ waiting on a state predicate costs one variable read per chunk, for the whole
 episode (before and after it arrives).
 
 After every call the episode records what the call did to the aircraft
-(`scenario.effects`): capabilities lost and removed, invariants violated. A
-violated invariant fails the verdict even if the agent repaired it later.
+(`scenario.effects`): capabilities lost and removed, invariants violated by the
+agent's doing (`scenario.invariants`). A violated invariant fails the verdict
+even if the agent repaired it later.
 """
 
 from __future__ import annotations
@@ -38,6 +39,14 @@ ACTION_TIME_S = 2.0
 MAX_WAIT_S = 300.0
 MIN_WAIT_S = 1.0
 CHUNK_TICKS = round(STEADY_STEP_S / DT)  # the simulator's steady step: chunks never add ticks
+
+
+def book_actions(sc: Scenario) -> frozenset[tuple[str, str]]:
+    """The commands the scenario's procedure and optional actions call for (privileged: the effects
+    watch uses them so that the book's own steps never count against the agent's invariants)."""
+    gt = sc.ground_truth
+    steps = [*(s for block in gt.procedure for s in block.steps), *gt.optional_actions]
+    return frozenset((s.control, s.position) for s in steps)
 
 
 class EpisodeOver(Exception):
@@ -65,7 +74,8 @@ class Episode:
         self.pending: list[FailureSpec] = [f for f in scenario.failures if f.during_episode]
         self.polled = [f for f in self.pending if hasattr(f.trigger, "when")]
         self.budget = scenario.budget
-        self.watch = EffectsWatch(aircraft)
+        self.book = book_actions(scenario)
+        self.watch = EffectsWatch(aircraft, self.book)
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
         self.alert_log = AlertLog(aircraft)  # ECAM onsets and clears for the report's timeline
 
@@ -76,7 +86,7 @@ class Episode:
         self.baseline_controls = dict(aircraft.controls)
         self.pending.clear()
         self.polled.clear()
-        self.watch = EffectsWatch(aircraft)
+        self.watch = EffectsWatch(aircraft, self.book)
 
     # ---- time ------------------------------------------------------------------
     @property
@@ -143,7 +153,9 @@ class Episode:
                     sim_before: float, wall_start: float) -> None:
         self.seq += 1
         control = arguments.get("control") if name == "set_control" and not is_error else None
-        effects = self.watch.after_call(control if isinstance(control, str) else None)
+        position = arguments.get("position") if control is not None else None
+        effects = self.watch.after_call(control if isinstance(control, str) else None,
+                                        position if isinstance(position, str) else None)
         self.violations += [{"invariant": inv, "seq": self.seq, "sim_time_s": self.sim_elapsed}
                             for inv in effects["invariants_violated"]]
         self.recorder.write(

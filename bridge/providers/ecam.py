@@ -99,7 +99,8 @@ class Matcher:
         m = re.search(r"(\d)\+(\d)", item)
         if m:
             return [item.replace(m.group(0), m.group(1)), item.replace(m.group(0), m.group(2))]
-        if item.upper().split()[-1].endswith("ERS"):
+        last = item.upper().split()[-1:]
+        if last and last[0].endswith("ERS"):
             stem = " ".join(words(item))
             numbered = sorted(n for n in self.controls if re.fullmatch(re.escape(stem) + r" \d", n))
             if numbered:
@@ -109,6 +110,9 @@ class Matcher:
     def _control(self, item: str, action: str, title: str) -> str | None:
         want = Counter(words(item))
         context = set(words(title)) | set(words(action))
+        # Shared words count most. A control's other words count for it when the title or the
+        # action names them (ENG 2 FIRE's AGENT 1 is ENG 2 AGENT 1) and against it otherwise;
+        # words of the line the control lacks cost a little. No positive score, no control.
         best, best_score = None, 0
         for name, have in self._words.items():
             common = sum((have & want).values())

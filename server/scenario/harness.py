@@ -87,8 +87,7 @@ def setup(sc: Scenario) -> Aircraft:
         ac.set_control(name, pos)
     if sc.initial_state.controls:
         ac.advance(2.0)
-        ac.events.clear()  # harness actions are not the crew's
-        ac.fwc.onsets.clear()
+        ac.start_crew_record()  # harness actions are not the crew's
     return ac
 
 

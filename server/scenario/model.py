@@ -111,10 +111,16 @@ class ExpectedEcam(Strict):
     must_not_appear: list[str] = Field(default_factory=list)
 
 
+# The longest single `wait` the tool accepts (server/episode.py MAX_WAIT_S; a test keeps them equal):
+# the scripted provider flies `then_wait_s` as one wait, so a longer pause is two steps' waits.
+MAX_STEP_WAIT_S = 300
+
+
 class Step(Strict):
     control: str
     position: str
-    then_wait_s: float = Field(default=0, ge=0, le=600, description="The scripted provider waits this long after the step.")
+    then_wait_s: float = Field(default=0, ge=0, le=MAX_STEP_WAIT_S,
+                               description="The scripted provider waits this long after the step (one wait call).")
     note: str = ""
 
 

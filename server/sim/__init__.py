@@ -2,6 +2,9 @@
 
 `Aircraft` is the facade; catalogues of controls, failures, ECAM alerts and
 start states are data that the scenario loader and the MCP schemas read.
+What the model follows is the domain reference, docs/domain-reference.md;
+modules and tests cite it as "domain reference §1.1" or "§4 E1". What each
+system must do, with its source, is listed in server/sim/README.md.
 """
 
 from .aircraft import DT, Aircraft

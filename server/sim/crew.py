@@ -9,12 +9,8 @@ actuates the matching control. Modelling them as controls keeps one tool
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .catalog import Control
-
-if TYPE_CHECKING:
-    from .aircraft import Aircraft
 
 CONTROLS = (
     Control("ATC", "RADIO", ("NORMAL", "NOTIFY", "MAYDAY"), "NORMAL", description="Tell ATC about the situation"),
@@ -32,10 +28,9 @@ CONTROLS = (
 
 @dataclass(slots=True)
 class Crew:
-    transient: bool = False
+    """Nothing to simulate: the calls and announcements only leave their trace in the crew's record."""
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        pass
+    transient: bool = False
 
     def vars(self) -> dict[str, object]:
         return {}

@@ -11,13 +11,41 @@ disconnects carry state from one tick to the next.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import FirePushbuttons, FlightConditions
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class EngineSpeeds(Protocol):
+    def n2_pct(self, n: int) -> float: ...
+
+
+class ApuForElec(Protocol):
+    @property
+    def avail(self) -> bool: ...
+    @property
+    def starter_engaged(self) -> bool: ...
+
+
+class HydForElec(Protocol):
+    @property
+    def rat_deployed(self) -> bool: ...
+    @property
+    def emer_man_on(self) -> bool: ...
+    def circuit_psi(self, circuit: str) -> float: ...
+
+
+class FireForElec(FirePushbuttons, Protocol):
+    @property
+    def apu_fire_pb_released(self) -> bool: ...
 
 ON_OFF = ("ON", "OFF")
 AUTO_OFF = ("AUTO", "OFF")
@@ -69,14 +97,24 @@ EMER_GEN_COUPLE_S = 3.0
 IDG_MIN_N2_PCT = 50.0
 
 
+BAT_CAPACITY_AH = 23.0
+BAT_CHARGE_A = BAT_CAPACITY_AH * 6.0  # back to full in about 10 min
+BAT_ESS_LOAD_A = BAT_CAPACITY_AH * 2.0  # the essential network on one battery: about 30 min
+BAT_APU_START_A = 300.0  # each battery's share of the APU starter current (uncertain)
+BAT_EMER_MAX_KT = 100.0  # FBW BCL: batteries on DC BAT with AC BUS 1+2 lost below this speed
+BAT_EMER_APU_START_DELAY_S = 45.0  # FBW BCL APU_START_INHIBIT_DELAY_SECONDS
+BAT_EMER_APU_MAX_CLOSED_S = 180.0  # FBW BCL EMER_ELEC_APU_MASTER_MAXIMUM_CLOSED_SECONDS
+STATIC_INV_MIN_KT = 50.0  # FBW 7XB relay: the 2XB contactors close above ~50 kt
+
+
 @dataclass(slots=True)
 class Battery:
-    charge: float = 1.0  # fraction of capacity
+    charge_ah: float = BAT_CAPACITY_AH
     contactor: bool = False
 
     @property
     def voltage_v(self) -> float:
-        return round(24.0 + 4.0 * self.charge, 1) if self.charge > 0 else 0.0
+        return round(24.0 + 4.0 * self.charge_ah / BAT_CAPACITY_AH, 1) if self.charge_ah > 0 else 0.0
 
 
 @dataclass(slots=True)
@@ -115,33 +153,73 @@ class Elec:
     # Timers (seconds)
     ac1_lost_s: float = 0.0
     emer_gen_s: float = 0.0
+    emer_elec_s: float = 0.0  # in flight with AC BUS 1 and 2 lost (the emergency electrical configuration)
+    apu_start_bat_s: float = 0.0  # APU MASTER SW ON during that configuration
     transient: bool = False
 
     # ---- queries other systems use -------------------------------------------------
-    def ac_powered(self, n: int) -> bool:
+    def ac_bus_powered(self, n: int) -> bool:
         return bool(self.ac_bus[n - 1])
 
-    def dc_powered(self, n: int) -> bool:
+    def dc_bus_powered(self, n: int) -> bool:
         return self.dc_bus[n - 1]
+
+    def gen_available(self, n: int) -> bool:
+        """Engine generator n is producing power (whether or not its line contactor is closed)."""
+        return self.gen_avail[n - 1]
+
+    @property
+    def dc_bat_on_batteries_only(self) -> bool:
+        """DC BAT BUS powered, by the batteries alone (no TR on line): an APU start on batteries."""
+        return self.dc_bat and not (self.tr_online[0] or self.tr_online[1])
+
+    @property
+    def ac_ess_powered(self) -> bool:
+        return bool(self.ac_ess)
+
+    @property
+    def dc_ess_powered(self) -> bool:
+        return bool(self.dc_ess)
+
+    @property
+    def dc_bat_or_ess_powered(self) -> bool:
+        return self.dc_bat or bool(self.dc_ess)
 
     @property
     def any_ac(self) -> bool:
         return bool(self.ac_bus[0] or self.ac_bus[1] or self.ac_ess)
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        f = ac.failures
-        fl = ac.flight
+    def update(self, t: Tick, engines: EngineSpeeds, apu: ApuForElec, hyd: HydForElec, fire: FireForElec,
+               flight: FlightConditions) -> None:
         was = (tuple(self.ac_bus), self.ac_ess, self.dc_ess, self.emer_gen_online, tuple(self.glc_closed))
+        idg_moving = self._generators(t, engines, apu, fire)
+        self.ext_pwr_avail = t.world.gpu_available and flight.on_ground
+        ext_on = self.ext_pwr_avail and t.controls["EXT PWR"] == "ON"
+        self._ac_buses(t, ext_on)
+        self._emer_gen(t, hyd, flight.ias_kt)
+        self._ac_ess(t, flight.ias_kt)
+        any_tr = self._dc_network(t, apu, flight)
+        self._battery_charge(t.dt, any_tr, apu)
+        self._galleys_and_loads(t.controls, ext_on, flight.on_ground)
+        now = (tuple(self.ac_bus), self.ac_ess, self.dc_ess, self.emer_gen_online, tuple(self.glc_closed))
+        self.transient = (
+            now != was
+            or idg_moving
+            or (0.0 < self.emer_gen_s < EMER_GEN_COUPLE_S)
+            or (0.0 < self.ac1_lost_s < AC_ESS_AUTO_TRANSFER_S + 0.5)
+        )
 
+    def _generators(self, t: Tick, engines: EngineSpeeds, apu: ApuForElec, fire: FireForElec) -> bool:
+        """IDGs (disconnection is irreversible: only reset on ground by maintenance), their oil,
+        and which generators produce power. True while an IDG oil temperature still climbs."""
+        c, f, dt = t.controls, t.failures, t.dt
         idg_moving = False
-        # IDGs: disconnection is irreversible (only reset on ground by maintenance).
         for i in (0, 1):
             n = i + 1
-            eng = ac.eng.engines[i]
-            if ac.take_push(f"IDG {n}") and eng.n2_pct > 10.0:
+            n2 = engines.n2_pct(n)
+            if t.pushed(f"IDG {n}") and n2 > 10.0:
                 self.idg_connected[i] = False
-            turning = self.idg_connected[i] and eng.n2_pct > IDG_MIN_N2_PCT
+            turning = self.idg_connected[i] and n2 > IDG_MIN_N2_PCT
             self.idg_oil_press_low[i] = turning and f"elec_idg{n}_oil_pressure_loss" in f
             hot = turning and f"elec_idg{n}_oil_overheat" in f
             target = 190.0 if hot else (85.0 if turning else 40.0)
@@ -151,32 +229,28 @@ class Elec:
             idg_moving = idg_moving or (hot and self.idg_oil_temp_c[i] < 186.0)
             # A GCU reset (GEN OFF) clears a resettable trip.
             if c[f"GEN {n}"] == "OFF" and f"elec_gen{n}_gcu_trip_resettable" in f:
-                ac.clear_failure(f"elec_gen{n}_gcu_trip_resettable")
+                t.resolve(f"elec_gen{n}_gcu_trip_resettable")
             tripped = f"elec_gen{n}_gcu_trip" in f or f"elec_gen{n}_gcu_trip_resettable" in f
             # A sick IDG keeps driving its generator until the crew disconnects it.
-            self.gen_avail[i] = (
-                turning
-                and c[f"GEN {n}"] == "ON"
-                and not tripped
-                and not ac.fire.eng_fire_pb_released(n)
-            )
+            self.gen_avail[i] = turning and c[f"GEN {n}"] == "ON" and not tripped and not fire.eng_fire_pb_released(n)
         if c["APU GEN"] == "OFF" and "elec_apu_gen_gcu_trip_resettable" in f:
-            ac.clear_failure("elec_apu_gen_gcu_trip_resettable")
+            t.resolve("elec_apu_gen_gcu_trip_resettable")
         self.apu_gen_avail = (
-            ac.apu.avail
+            apu.avail
             and c["APU GEN"] == "ON"
             and "elec_apu_gen_gcu_trip" not in f
             and "elec_apu_gen_gcu_trip_resettable" not in f
-            and not ac.fire.apu_fire_pb_released
+            and not fire.apu_fire_pb_released
         )
-        self.ext_pwr_avail = ac.world.gpu_available and fl.on_ground
-        ext_on = self.ext_pwr_avail and c["EXT PWR"] == "ON"
+        return idg_moving
 
+    def _ac_buses(self, t: Tick, ext_on: bool) -> None:
+        """Line contactors, bus ties and the source of each AC BUS (two sources are never paralleled)."""
+        c, f = t.controls, t.failures
         # Line contactors: an engine generator always feeds its own bus first.
         self.glc_closed[0] = self.gen_avail[0] and c["GEN 1 LINE"] == "ON"
         self.glc_closed[1] = self.gen_avail[1]
         shorted = ("elec_ac_bus_1_short" in f, "elec_ac_bus_2_short" in f)
-
         # Tie source for a bus without its own generator: EXT PWR > APU GEN > other engine generator.
         tie_auto = c["BUS TIE"] == "AUTO"
         tie_src = "EXT PWR" if ext_on else ("APU GEN" if self.apu_gen_avail else "")
@@ -202,103 +276,134 @@ class Elec:
         self.ext_pwr_online = ext_on and "EXT PWR" in self.ac_bus
         self.apu_gen_online = "APU GEN" in self.ac_bus
 
-        # Emergency generator: hydraulically driven by Blue (RAT) once AC BUS 1+2 are lost.
+    def _emer_gen(self, t: Tick, hyd: HydForElec, ias_kt: float) -> None:
+        """Emergency generator: hydraulically driven by Blue (RAT) once AC BUS 1+2 are lost."""
         both_lost = not self.ac_bus[0] and not self.ac_bus[1]
-        rat_drives = ac.hyd.rat_deployed and ac.hyd.pressure_psi["blue"] > 2000.0 and fl.ias_kt > 100.0
-        if rat_drives and (both_lost or ac.hyd.emer_man_on) and "elec_emer_gen_fail" not in f:
-            self.emer_gen_s += dt
+        rat_drives = hyd.rat_deployed and hyd.circuit_psi("blue") > 2000.0 and ias_kt > 100.0
+        if rat_drives and (both_lost or hyd.emer_man_on) and "elec_emer_gen_fail" not in t.failures:
+            self.emer_gen_s += t.dt
         else:
             self.emer_gen_s = 0.0
         self.emer_gen_online = self.emer_gen_s >= EMER_GEN_COUPLE_S and both_lost
 
-        # AC ESS BUS.
-        self.ac1_lost_s = self.ac1_lost_s + dt if not self.ac_bus[0] else 0.0
-        feed = c["AC ESS FEED"]
+    def _ac_ess(self, t: Tick, ias_kt: float) -> None:
+        """AC ESS BUS: AC BUS 1 (NORM) or 2 (ALTN, or the automatic transfer), else EMER GEN, else
+        the static inverter from HOT BUS 1 above 50 kt, whatever the BAT pushbuttons (FBW 2XB)."""
+        c, f = t.controls, t.failures
+        self.ac1_lost_s = self.ac1_lost_s + t.dt if not self.ac_bus[0] else 0.0
         ess = ""
-        if feed == "NORM":
+        if c["AC ESS FEED"] == "NORM":
             if self.ac_bus[0] and "elec_ac_ess_norm_contactor" not in f:
                 ess = "AC BUS 1"
-            elif self.ac_bus[1] and ac.world.ac_ess_auto_transfer and self.ac1_lost_s >= AC_ESS_AUTO_TRANSFER_S:
+            elif self.ac_bus[1] and t.world.ac_ess_auto_transfer and self.ac1_lost_s >= AC_ESS_AUTO_TRANSFER_S:
                 ess = "AC BUS 2"
         elif self.ac_bus[1]:
             ess = "AC BUS 2"
-        if not ess and both_lost:
-            bat1_ok = self.bat[0].charge > 0.0 and c["BAT 1"] == "AUTO"
+        if not ess and not self.ac_bus[0] and not self.ac_bus[1]:
             if self.emer_gen_online:
                 ess = "EMER GEN"
-            elif bat1_ok and fl.ias_kt > 50.0 and "elec_static_inverter_fail" not in f:
+            elif self.bat[0].charge_ah > 0.0 and ias_kt > STATIC_INV_MIN_KT and "elec_static_inverter_fail" not in f:
                 ess = "STAT INV"
         self.static_inv_online = ess == "STAT INV"
         self.ac_ess = ess
         self.ac_ess_shed = ess in ("AC BUS 1", "AC BUS 2", "EMER GEN")
 
-        # DC side.
+    def _dc_network(self, t: Tick, apu: ApuForElec, flight: FlightConditions) -> bool:
+        """TRs, DC buses, battery contactors and the DC ESS BUS. Returns whether any TR is on line."""
+        f = t.failures
+        ess = self.ac_ess
         self.ess_tr_ok = "elec_ess_tr_fail" not in f
         self.static_inv_ok = "elec_static_inverter_fail" not in f
         self.tr_online = [bool(self.ac_bus[0]) and "elec_tr1_fail" not in f,
                           bool(self.ac_bus[1]) and "elec_tr2_fail" not in f]
         both_tr = self.tr_online[0] and self.tr_online[1]
         any_tr = self.tr_online[0] or self.tr_online[1]
-        self.ess_tr_online = (
-            bool(ess) and ess != "STAT INV" and not both_tr and "elec_ess_tr_fail" not in f
-        )
+        # The ESS TR takes DC ESS whenever TR 1 and TR 2 are not both available (FBW 3PE).
+        self.ess_tr_online = bool(ess) and ess != "STAT INV" and not both_tr and "elec_ess_tr_fail" not in f
         # One TR feeds DC 1, DC 2 and DC BAT through the DC ties.
         self.dc_bus = [any_tr, any_tr]
-
-        # Batteries: AUTO closes the contactor to charge, for APU start, or with no AC at low speed.
-        no_ac_slow = both_lost and fl.ias_kt < 100.0
-        for i in (0, 1):
-            b = self.bat[i]
-            auto = c[f"BAT {i + 1}"] == "AUTO" and b.charge > 0.0
-            b.contactor = auto and (not any_tr or b.charge < 0.999 or ac.apu.starting or no_ac_slow)
-        bat_on_dc_bat = self.bat[0].contactor or self.bat[1].contactor
-        self.dc_bat = any_tr or bat_on_dc_bat
+        self._battery_contactors(t, apu, flight, any_tr)
+        self.dc_bat = any_tr or self.bat[0].contactor or self.bat[1].contactor
+        # DC ESS: from DC BAT only while both TRs are available (FBW 4PC), else from the ESS TR; with
+        # no AC and no EMER GEN, from HOT BUS 2 above 50 kt or with both batteries on DC BAT (FBW 2XB),
+        # whatever the BAT pushbuttons. Old standard: losing a TR with AC ESS unpowered leaves DC ESS
+        # unpowered until AC ESS FEED ALTN gives the ESS TR its input.
+        no_main_ac = not self.ac_bus[0] and not self.ac_bus[1] and not self.emer_gen_online
+        batteries_on_bat_bus = self.bat[0].contactor and self.bat[1].contactor
         if both_tr:
             self.dc_ess = "DC BAT"
         elif self.ess_tr_online:
             self.dc_ess = "ESS TR"
-        elif any_tr:
-            self.dc_ess = "DC BAT"
-        elif self.bat[1].charge > 0.0 and c["BAT 2"] == "AUTO":
+        elif no_main_ac and self.bat[1].charge_ah > 0.0 and (flight.ias_kt > STATIC_INV_MIN_KT or batteries_on_bat_bus):
             self.dc_ess = "BAT 2"
         else:
             self.dc_ess = ""
         self.dc_ess_shed = bool(self.dc_ess) and self.dc_ess != "BAT 2"
-        self.hot_bus = [self.bat[0].charge > 0.0, self.bat[1].charge > 0.0]
+        self.hot_bus = [self.bat[0].charge_ah > 0.0, self.bat[1].charge_ah > 0.0]
+        return any_tr
 
-        # Battery charge: ~30 min on the essential network, recharge when a TR supplies DC BAT.
+    def _battery_contactors(self, t: Tick, apu: ApuForElec, flight: FlightConditions, any_tr: bool) -> None:
+        """The battery charge limiters (BAT pushbutton AUTO; FBW `battery_charge_limiter.rs`).
+
+        A contactor closes to charge its battery from a TR, to start the APU, or with AC BUS 1 and 2
+        lost below 100 kt. In the emergency electrical configuration above 100 kt the batteries stay
+        off DC BAT (the EMER GEN carries the essential network and the batteries keep their charge),
+        except for an APU start: with the MASTER SW ON, 45 s after the emergency began or once the
+        EMER GEN is on line, for at most 180 s.
+        """
+        c, dt = t.controls, t.dt
+        emer = not self.ac_bus[0] and not self.ac_bus[1] and not flight.on_ground
+        self.emer_elec_s = self.emer_elec_s + dt if emer else 0.0
+        apu_master = c["APU MASTER SW"] == "ON"
+        self.apu_start_bat_s = self.apu_start_bat_s + dt if (emer and apu_master) else 0.0
+        awaiting_apu = apu_master and not apu.avail
+        no_ac_slow = not self.ac_bus[0] and not self.ac_bus[1] and flight.ias_kt < BAT_EMER_MAX_KT
+        emer_above_100_kt = emer and not no_ac_slow
+        apu_start_allowed = ((self.emer_gen_online or self.emer_elec_s >= BAT_EMER_APU_START_DELAY_S)
+                             and self.apu_start_bat_s <= BAT_EMER_APU_MAX_CLOSED_S)
+        for i, b in enumerate(self.bat):
+            if emer_above_100_kt:
+                want = apu_master and apu_start_allowed
+            else:
+                want = awaiting_apu or no_ac_slow or (any_tr and b.charge_ah < 0.999 * BAT_CAPACITY_AH)
+            b.contactor = want and c[f"BAT {i + 1}"] == "AUTO" and b.charge_ah > 0.0
+
+    def _battery_charge(self, dt: float, any_tr: bool, apu: ApuForElec) -> None:
+        """Recharge from a TR; discharge while a battery alone feeds DC BAT, the static inverter
+        (BAT 1) or DC ESS (BAT 2): ~30 min on the essential network, and the APU starter's draw."""
+        starter = apu.starter_engaged and not any_tr
         for i, b in enumerate(self.bat):
             if b.contactor and any_tr:
-                b.charge = min(1.0, b.charge + dt / 600.0)
-            elif b.contactor or (i == 1 and self.dc_ess == "BAT 2") or (i == 0 and ess == "STAT INV"):
-                b.charge = max(0.0, b.charge - dt / 1800.0)
+                b.charge_ah = min(BAT_CAPACITY_AH, b.charge_ah + BAT_CHARGE_A * dt / 3600.0)
+                continue
+            load_a = 0.0
+            if b.contactor or (i == 1 and self.dc_ess == "BAT 2") or (i == 0 and self.ac_ess == "STAT INV"):
+                load_a = BAT_ESS_LOAD_A
+            if starter and b.contactor:
+                load_a += BAT_APU_START_A
+            if load_a:
+                b.charge_ah = max(0.0, b.charge_ah - load_a * dt / 3600.0)
 
-        # Galley shedding (FBW galley.rs).
+    def _galleys_and_loads(self, c: Mapping[str, str], ext_on: bool, on_ground: bool) -> None:
+        """Galley shedding (FBW galley.rs) and generator loads: a fixed share per bus, galleys on top."""
         engine_gens = sum(self.glc_closed)
-        only_apu_in_flight = not fl.on_ground and engine_gens == 0 and self.apu_gen_online
+        only_apu_in_flight = not on_ground and engine_gens == 0 and self.apu_gen_online
         galy_off = c["GALY & CAB"] == "OFF" or c["COMMERCIAL"] == "OFF"
-        self.main_galley_shed = galy_off or not self.any_ac or (engine_gens == 1 and not self.apu_gen_online and not ext_on) or only_apu_in_flight
+        self.main_galley_shed = (galy_off or not self.any_ac
+                                 or (engine_gens == 1 and not self.apu_gen_online and not ext_on) or only_apu_in_flight)
         self.secondary_galley_shed = galy_off or not (self.ac_bus[0] or self.ac_bus[1])
-
-        # Loads: a fixed share per bus, galleys on top.
         per_bus = {0: 22.0, 1: 24.0}
         galley = 0.0 if self.main_galley_shed else 18.0
         loads: dict[str, float] = {}
         for i in (0, 1):
             if self.ac_bus[i]:
                 loads[self.ac_bus[i]] = loads.get(self.ac_bus[i], 0.0) + per_bus[i] + galley / 2
+        ess = self.ac_ess
         if ess in ("AC BUS 1", "AC BUS 2"):
-            loads[self.ac_bus[int(ess[-1]) - 1]] = loads.get(self.ac_bus[int(ess[-1]) - 1], 0.0) + 6.0
+            feeder = self.ac_bus[int(ess[-1]) - 1]
+            loads[feeder] = loads.get(feeder, 0.0) + 6.0
         self.gen_load_pct = [round(100.0 * loads.get(f"GEN {i + 1}", 0.0) / GEN_RATING_KVA) for i in (0, 1)]
         self.apu_gen_load_pct = round(100.0 * loads.get("APU GEN", 0.0) / GEN_RATING_KVA)
-
-        now = (tuple(self.ac_bus), self.ac_ess, self.dc_ess, self.emer_gen_online, tuple(self.glc_closed))
-        self.transient = (
-            now != was
-            or idg_moving
-            or (0.0 < self.emer_gen_s < EMER_GEN_COUPLE_S)
-            or (0.0 < self.ac1_lost_s < AC_ESS_AUTO_TRANSFER_S + 0.5)
-        )
 
     # ---- read-outs ----------------------------------------------------------------
     def vars(self) -> dict[str, object]:

@@ -23,13 +23,36 @@ master OFF), because the FWC needs its timer.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .flight import performance as perf
+from .reads import FirePushbuttons, FlightConditions, FuelFeed
+from .tick import STEADY_STEP_S, Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class DcPower(Protocol):
+    @property
+    def dc_bat_or_ess_powered(self) -> bool: ...
+
+
+class StartAir(Protocol):
+    def start_air_ok(self, n: int) -> bool: ...
+
+
+class ThrustDemand(Protocol):
+    """What the levers and the A/THR ask of each engine (flight guidance)."""
+
+    @property
+    def thrust_frac(self) -> Sequence[float]: ...
+    @property
+    def reverse(self) -> Sequence[bool]: ...
 
 THRUST = ("REV", "IDLE", "CL", "FLX/MCT", "TOGA")
 
@@ -60,17 +83,34 @@ FAILURES = tuple(
             resettable=True),
 )
 
-IDLE_N2_GROUND = 58.0
-IDLE_N2_FLIGHT = 66.0
-N2_TARGET = {"REV": 75.0, "CL": 88.0, "FLX/MCT": 92.0, "TOGA": 97.0}
+GROUND_IDLE_N2 = 60.0  # ground idle ~20 % N1, ~60 % N2 (CFM56-5B)
+GROUND_IDLE_N1 = 20.0
+N2_PER_N1 = 0.47  # above ground idle, N2 rises about half as fast as N1
+REVERSE_N1 = 70.0
 STARTER_N2 = 26.0
+CRANK_RATE_PCT_S = 1.3  # the air starter: ~17 s to light-off
 LIGHT_OFF_N2 = 22.0
+START_ACCEL_PCT_S = 1.5  # light-off to starter cut-out (~19 s); start to idle ~45 s in all
 RELIGHT_N2_FLIGHT = 12.0
 START_VALVE_CUTOUT_N2 = 50.0
 RUNNING_N2 = 50.0
-BELOW_IDLE_N2 = IDLE_N2_GROUND - 3.0  # FBW: core below idle = 3 % under the idle N2
+BELOW_IDLE_N2 = GROUND_IDLE_N2 - 3.0  # FBW: core below idle = 3 % under the idle N2
 WINDMILL_N2_PER_KT = 0.08
 WINDMILL_N1_PER_KT = 0.09
+SPOOL_UP_TAU_S = 2.0
+SPOOL_DOWN_TAU_S = 3.0
+SMOOTH_STEP_S = 1.0
+REVERSE_SHARE = 0.3  # reverse thrust, share of TOGA
+START_EGT_C = 650.0  # start peak (below the 725 degC start limit)
+START_FF_KGH = 120.0
+
+
+def n1_for_n2(n2: float) -> float:
+    return GROUND_IDLE_N1 + (n2 - GROUND_IDLE_N2) / N2_PER_N1 if n2 >= GROUND_IDLE_N2 else n2 / 3.0
+
+
+def n2_for_n1(n1: float) -> float:
+    return GROUND_IDLE_N2 + (n1 - GROUND_IDLE_N1) * N2_PER_N1 if n1 >= GROUND_IDLE_N1 else n1 * 3.0
 # CFM56-5B indications (domain reference §1.5; FG message thresholds).
 OIL_LO_PR_PSI = 13.0
 OIL_HI_TEMP_C = 155.0
@@ -103,6 +143,7 @@ class Engine:
     fail_armed: bool = False
     fail_latched: bool = False
     fail_s: float = 0.0
+    reverse: bool = False
     dual_reset: bool = False  # this engine's master was cycled since a dual flame-out
 
     def vars(self) -> dict[str, object]:
@@ -124,9 +165,131 @@ class Engine:
             p + "fuel_used_kg": round(self.fuel_used_kg, 1),
         }
 
+    def discrete_state(self) -> tuple:
+        return (self.running, self.combustion, self.start_valve_open, self.starting, self.ignition,
+                self.fail_latched, self.reverse)
+
     @property
     def vib_advisory(self) -> bool:
         return self.vib_n1 > VIB_N1_ADVISORY or self.vib_n2 > VIB_N2_ADVISORY
+
+    def start_and_ignition(self, c: Mapping[str, str], master: bool, fadec: bool, start_air: bool,
+                           on_ground: bool) -> None:
+        """Start valve (automatic start in IGN START with the master ON and bleed air in the duct,
+        or a dry crank) and ignition (during the start, or continuous with IGN START in flight)."""
+        mode = c["ENG MODE"]
+        want_start = mode == "IGN START" and master and not self.running and fadec
+        crank = mode == "CRANK" and not master and not self.running and fadec
+        self.start_valve_open = (want_start or crank) and not self.seized and self.n2_pct < START_VALVE_CUTOUT_N2 \
+            and start_air
+        self.starting = want_start and (self.start_valve_open or self.n2_pct > 5.0)
+        self.ignition = master and fadec and (self.starting or (mode == "IGN START" and not on_ground))
+
+    def combustion_step(self, master: bool, fuel_ok: bool, fadec: bool, flameout: bool, on_ground: bool) -> None:
+        """Light-off with ignition above the light-off N2 (a relight windmilling in flight); a flame-out,
+        fuel starvation, master OFF or FADEC loss puts the flame out."""
+        if self.combustion:
+            self.combustion = master and fuel_ok and fadec and not flameout
+        elif master and fuel_ok and not flameout and self.ignition and self.n2_pct >= (
+                LIGHT_OFF_N2 if on_ground else RELIGHT_N2_FLIGHT):
+            self.combustion = True
+
+    def spool(self, dt: float, thrust_frac: float, reverse: bool, flight: FlightConditions) -> bool:
+        """N2 toward its target - the starter, the windmill, the start acceleration, or the FADEC's
+        N1 for the thrust asked - then N1 and `running`. True while N2 still moves."""
+        n2 = self.n2_pct
+        on_ground, ias = flight.on_ground, flight.ias_kt
+        windmill = 0.0 if on_ground else WINDMILL_N2_PER_KT * ias
+        if self.seized:
+            target = 0.0
+            n2 = _settle(n2, target, 2.0, dt, 0.02)
+        elif self.combustion and n2 < RUNNING_N2:
+            target = RUNNING_N2  # light-off to starter cut-out
+            n2 = min(target, max(n2, windmill) + START_ACCEL_PCT_S * dt)
+        elif self.combustion:
+            idle_n1 = perf.idle_n1_pct(ias, on_ground)
+            n1_target = REVERSE_N1 if reverse else perf.n1_for_fraction(thrust_frac, idle_n1)
+            target = n2_for_n1(n1_target)
+            n2 = _settle(n2, target, SPOOL_UP_TAU_S if target > n2 else SPOOL_DOWN_TAU_S, dt, 0.02)
+        elif self.start_valve_open and windmill < STARTER_N2:
+            target = STARTER_N2
+            n2 = min(target, n2 + CRANK_RATE_PCT_S * dt) if n2 < target else n2
+        else:
+            target = windmill
+            n2 = _settle(n2, target, 8.0, dt, 0.02)
+        # A target that drifts slowly (the A/THR following a weight that burns off) is followed
+        # within a step: only a spool still on its way counts as moving.
+        moving = n2 != target
+        self.n2_pct = n2
+        self.running = self.combustion and n2 >= RUNNING_N2
+        if self.combustion and n2 >= RUNNING_N2:
+            self.n1_pct = n1_for_n2(n2)
+        else:
+            # The fan windmills freely even with a seized core.
+            self.n1_pct = max(n2 / 3.0, 0.0 if on_ground else WINDMILL_N1_PER_KT * ias)
+        self.reverse = reverse and self.running
+        return moving
+
+    def thrust_n(self, flight: FlightConditions) -> float:
+        """Net thrust from N1 at the flight condition (negative in reverse); nothing before it runs."""
+        if not self.running:
+            return 0.0
+        mach = flight.mach
+        if self.reverse:
+            return -REVERSE_SHARE * perf.toga_thrust_n(flight.altitude_ft, mach)
+        idle_n1 = perf.idle_n1_pct(flight.ias_kt, flight.on_ground)
+        return perf.thrust_for_fraction(perf.fraction_for_n1(self.n1_pct, idle_n1), flight.altitude_ft, mach)
+
+    def indications(self, t: Tick, nm: _Names, f: Set[str], quiet: bool, flight: FlightConditions) -> None:
+        """Fuel flow, EGT, vibration and oil, from the spools, the thrust and the failures."""
+        dt, n1, n2 = t.dt, self.n1_pct, self.n2_pct
+        if self.combustion and not self.running:
+            egt_target = START_EGT_C
+            self.ff_kgh = START_FF_KGH + max(0.0, n2 - LIGHT_OFF_N2) * 6.0
+        elif self.combustion:
+            egt_target = 400.0 + (n1 - GROUND_IDLE_N1) * 5.2
+            self.ff_kgh = perf.fuel_flow_kgh(abs(self.thrust_n(flight)), flight.altitude_ft, flight.mach)
+        else:
+            egt_target = 15.0 if flight.on_ground else -15.0
+            self.ff_kgh = 0.0
+        if self.combustion:
+            self.fuel_used_kg += self.ff_kgh * dt / 3600.0
+        self.egt_c = _settle(self.egt_c, egt_target, 5.0, dt, 1.0)
+        # Vibration: proportional to spool speed; a damaged fan/core shakes hard.
+        if self.seized:
+            self.vib_n1, self.vib_n2 = (9.0 if n1 > 5.0 else 0.0), 0.0
+        else:
+            self.vib_n1, self.vib_n2 = 0.2 + 0.008 * n1, 0.2 + 0.006 * n2
+        # Oil: pressure follows N2; a pump failure or an empty tank drops it below the red line.
+        if not quiet and nm.oil_press in f:
+            p_target = 0.12 * n2
+        elif self.oil_qty_qt < 3.0:
+            p_target = 0.0
+        else:
+            p_target = 0.75 * n2
+        self.oil_press_psi = _settle(self.oil_press_psi, p_target, 2.0, dt, 0.1)
+        if not quiet and nm.oil_temp_persistent in f and self.combustion:
+            t_target = 165.0
+        elif not quiet and nm.oil_temp in f and self.combustion and t.controls[nm.lever] not in ("IDLE", "REV"):
+            t_target = 160.0
+        else:
+            t_target = 20.0 + n2 * 1.1 if n2 > 5 else 15.0
+        self.oil_temp_c = _settle(self.oil_temp_c, t_target, 15.0, dt, 0.5)
+
+    def fail_monitor(self, dt: float, master: bool, fire_pb: bool) -> bool:
+        """The EIU engine-fail monitor. True if its latch changed."""
+        below_idle = self.n2_pct < BELOW_IDLE_N2
+        if not master:
+            self.fail_armed = False
+        elif self.running and not below_idle:
+            self.fail_armed = True
+        was_failed = self.fail_latched
+        if self.fail_armed and master and not fire_pb and below_idle:
+            self.fail_latched = True
+        elif self.running:
+            self.fail_latched = False
+        self.fail_s = self.fail_s + dt if (self.fail_latched and was_failed) else 0.0
+        return self.fail_latched != was_failed
 
 
 def _settle(x: float, target: float, tau: float, dt: float, eps: float) -> float:
@@ -166,130 +329,60 @@ _NAMES = {1: _names(1), 2: _names(2)}
 class Engines:
     engines: list[Engine] = field(default_factory=lambda: [Engine(1), Engine(2)])
     transient: bool = False
+    max_step_s: float = STEADY_STEP_S
+    _thrust_n: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        f = ac.failures
-        fl = ac.flight
-        on_ground = fl.on_ground
-        ias = fl.ias_kt
-        moving = False
-        mode = c["ENG MODE"]
+    def update(self, t: Tick, elec: DcPower, fire: FirePushbuttons, fuel: FuelFeed, bleed: StartAir,
+               flight: FlightConditions, thrust: ThrustDemand) -> None:
+        f = t.failures
         dual = "eng_dual_flameout" in f
-        dc = ac.elec.dc_bat or bool(ac.elec.dc_ess)
+        dc = elec.dc_bat_or_ess_powered
+        was = [e.discrete_state() for e in self.engines]
+        spooling = False
         for e in self.engines:
-            n = e.n
-            nm = _NAMES[n]
-            master = c[nm.master] == "ON"
-            fire_pb = ac.fire.eng_fire_pb_released(n)
+            nm = _NAMES[e.n]
             quiet = f.isdisjoint(nm.ids)
+            master = t.controls[nm.master] == "ON"
             # A relightable flame-out clears when the crew cycles the master lever.
             if not quiet and nm.flameout in f and not master:
-                ac.clear_failure(nm.flameout)
+                t.resolve(nm.flameout)
             e.dual_reset = dual and (e.dual_reset or not master)
             e.seized = not quiet and nm.damage in f
             flameout = (not quiet and nm.flameout in f) or e.seized or (dual and not e.dual_reset)
-            fuel_ok = not fire_pb and ac.fuel.engine_fed(n)
+            fire_pb = fire.eng_fire_pb_released(e.n)
             # FADEC: aircraft DC until the engine drives its own alternator; the FIRE PB cuts it.
             fadec = (dc or e.running) and not fire_pb
-            running = e.running
-            n2 = e.n2_pct
-            # Start valve: automatic start in IGN START with master ON, bleed air in the duct.
-            want_start = mode == "IGN START" and master and not running and fadec
-            crank = mode == "CRANK" and not master and not running and fadec
-            e.start_valve_open = (
-                (want_start or crank) and not e.seized and n2 < START_VALVE_CUTOUT_N2 and ac.bleed.start_air_ok(n)
-            )
-            e.starting = want_start and (e.start_valve_open or n2 > 5.0)
-            # Ignition: during the start, or continuously with IGN START selected in flight.
-            e.ignition = master and fadec and (e.starting or (mode == "IGN START" and not on_ground))
-            if e.combustion:
-                e.combustion = master and fuel_ok and fadec and not flameout
-            elif master and fuel_ok and not flameout and e.ignition and n2 >= (
-                    LIGHT_OFF_N2 if on_ground else RELIGHT_N2_FLIGHT):
-                e.combustion = True
-            combustion = e.combustion
-
-            # Spool targets.
-            lever = c[nm.lever]
-            if e.seized:
-                n2_target, tau = 0.0, 2.0
-            elif combustion:
-                idle = IDLE_N2_GROUND if on_ground else IDLE_N2_FLIGHT
-                n2_target = N2_TARGET.get(lever, idle) if n2 >= RUNNING_N2 - 2 else idle
-                if not on_ground and lever == "CL" and fl.vs_fpm <= 0:
-                    n2_target = 85.0  # cruise thrust is below the climb detent's maximum
-                tau = 6.0 if n2 < RUNNING_N2 else 2.5
-            else:
-                windmill = 0.0 if on_ground else WINDMILL_N2_PER_KT * ias
-                n2_target = STARTER_N2 if e.start_valve_open and windmill < STARTER_N2 else windmill
-                tau = 4.0 if e.start_valve_open else 8.0
-            n2 += (n2_target - n2) * min(1.0, dt / tau)
-            if abs(n2 - n2_target) < 0.02:
-                n2 = n2_target
-            else:
-                moving = True
-            e.n2_pct = n2
-            running = e.running = combustion and n2 >= RUNNING_N2
-            if combustion and n2 > 50:
-                n1 = (n2 - 50.0) * 1.75 + 19.0
-            else:
-                # The fan windmills freely even with a seized core.
-                n1 = max(n2 * 0.38, 0.0 if on_ground else WINDMILL_N1_PER_KT * ias)
-            e.n1_pct = n1
-
-            # EGT and fuel flow.
-            if combustion:
-                egt_target = 620.0 if n2 < RUNNING_N2 else 390.0 + max(0.0, n2 - IDLE_N2_GROUND) * 13.0
-                alt_factor = 1.0 - 0.5 * min(fl.altitude_ft, 39000.0) / 39000.0
-                e.ff_kgh = (300.0 + max(0.0, n1 - 19.0) * 30.0) * alt_factor
-                e.fuel_used_kg += e.ff_kgh * dt / 3600.0
-            else:
-                egt_target = 15.0 if on_ground else -15.0
-                e.ff_kgh = 0.0
-            e.egt_c = _settle(e.egt_c, egt_target, 5.0, dt, 1.0)
-
-            # Vibration: proportional to spool speed; a damaged fan/core shakes hard.
-            if e.seized:
-                e.vib_n1, e.vib_n2 = (9.0 if n1 > 5.0 else 0.0), 0.0
-            else:
-                e.vib_n1, e.vib_n2 = 0.2 + 0.008 * n1, 0.2 + 0.006 * n2
-
-            # Oil: pressure follows N2; a pump failure or an empty tank drops it below the red line.
-            if not quiet and nm.oil_press in f:
-                p_target = 0.12 * n2
-            elif e.oil_qty_qt < 3.0:
-                p_target = 0.0
-            else:
-                p_target = 0.75 * n2
-            e.oil_press_psi = _settle(e.oil_press_psi, p_target, 2.0, dt, 0.1)
-            if not quiet and nm.oil_temp_persistent in f and combustion:
-                t_target = 165.0
-            elif not quiet and nm.oil_temp in f and combustion and lever not in ("IDLE", "REV"):
-                t_target = 160.0
-            else:
-                t_target = 20.0 + n2 * 1.1 if n2 > 5 else 15.0
-            e.oil_temp_c = _settle(e.oil_temp_c, t_target, 15.0, dt, 0.5)
-            moving = moving or e.start_valve_open
-
-            # Engine fail monitor.
-            below_idle = n2 < BELOW_IDLE_N2
-            if not master:
-                e.fail_armed = False
-            elif running and not below_idle:
-                e.fail_armed = True
-            was_failed = e.fail_latched
-            if e.fail_armed and master and not fire_pb and below_idle:
-                e.fail_latched = True
-            elif running:
-                e.fail_latched = False
-            e.fail_s = e.fail_s + dt if (e.fail_latched and was_failed) else 0.0
-            moving = moving or e.fail_latched != was_failed
+            e.start_and_ignition(t.controls, master, fadec, bleed.start_air_ok(e.n), flight.on_ground)
+            e.combustion_step(master, not fire_pb and fuel.engine_fed(e.n), fadec, flameout, flight.on_ground)
+            spooling |= e.spool(t.dt, thrust.thrust_frac[e.n - 1], thrust.reverse[e.n - 1], flight)
+            e.indications(t, nm, f, quiet, flight)
+            e.fail_monitor(t.dt, master, fire_pb)
+            self._thrust_n[e.n - 1] = e.thrust_n(flight)
         if dual and self.engines[0].dual_reset and self.engines[1].dual_reset:
-            ac.clear_failure("eng_dual_flameout")
-        self.transient = moving
+            t.resolve("eng_dual_flameout")
+        # Spools follow exact exponentials and linear ramps: a spool on its way tolerates 1 s steps; the
+        # 0.2 s ticks are for the discrete changes (light-off, running, start valve, fail monitor).
+        self.transient = [e.discrete_state() for e in self.engines] != was
+        self.max_step_s = SMOOTH_STEP_S if spooling else STEADY_STEP_S
 
     # ---- queries -------------------------------------------------------------------
+    def n2_pct(self, n: int) -> float:
+        return self.engines[n - 1].n2_pct
+
+    def running(self, n: int) -> bool:
+        return self.engines[n - 1].running
+
+    def thrust_n(self, n: int) -> float:
+        return self._thrust_n[n - 1]
+
+    def ff_kgh(self, n: int) -> float:
+        """Fuel flow engine n asks of its feed line."""
+        return self.engines[n - 1].ff_kgh
+
+    @property
+    def any_running(self) -> bool:
+        return self.engines[0].running or self.engines[1].running
+
     def all_failed_in_flight(self, ac: Aircraft) -> bool:
         """Every engine's core below idle in flight (ENG ALL ENGINES FAILURE)."""
         e1, e2 = self.engines

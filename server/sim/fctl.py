@@ -3,9 +3,10 @@
 A computer is engaged when its overhead PB is ON, it has DC power and it has
 not failed. Its FAULT light is lit while it has failed and its PB is ON; a
 resettable fault clears when the crew switches the PB OFF (then ON). The law
-follows the domain reference §1.7, simplified: NORMAL with an ELAC, a FAC and
-at least two hydraulic circuits; ALTN when both ELACs (pitch then from SEC 1/2),
-both FACs, or two hydraulic circuits are lost; DIRECT with neither ELAC nor
+follows the domain reference §1.7, simplified: NORMAL with an ELAC, a FAC, two
+air data references and at least two hydraulic circuits; ALTN when both ELACs
+(pitch then from SEC 1/2), both FACs, two ADRs (the emergency electrical
+configuration) or two hydraulic circuits are lost; DIRECT with neither ELAC nor
 FAC; MECH BACKUP with no ELAC and no SEC 1/2 (pitch trim and rudder only).
 
 Power (simplified from the A320 distribution): ELAC 1, SEC 1, FAC 1 on the
@@ -15,12 +16,29 @@ DC ESS BUS; ELAC 2, SEC 2, SEC 3, FAC 2 on DC BUS 2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import OnGround
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class DcPower(Protocol):
+    def dc_bus_powered(self, n: int) -> bool: ...
+    def ac_bus_powered(self, n: int) -> bool: ...
+    @property
+    def dc_ess_powered(self) -> bool: ...
+    @property
+    def ac_ess_powered(self) -> bool: ...
+
+
+class HydPressures(Protocol):
+    def circuit_psi(self, circuit: str) -> float: ...
+
 
 COMPUTERS = ("ELAC 1", "ELAC 2", "SEC 1", "SEC 2", "SEC 3", "FAC 1", "FAC 2")
 _SIDE = {"ELAC 1": "CAPT", "SEC 1": "CAPT", "FAC 1": "CAPT"}
@@ -58,22 +76,25 @@ class Fctl:
     powered: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(COMPUTERS, False))
     engaged: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(COMPUTERS, False))
     law: str = "GROUND"
+    adrs: int = 0  # air data references powered
+    _speed_brakes: int = 3  # speed brake spoilers available
     any_failed: bool = False
     transient: bool = False
     _inputs: tuple = ()  # (crew actions seen, DC ESS, DC 2) at the last computer update
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        f = ac.failures
-        e = ac.elec
+    def update(self, t: Tick, elec: DcPower, hyd: HydPressures, flight: OnGround) -> None:
+        c, f = t.controls, t.failures
         was_law = self.law
-        dc_ess = bool(e.dc_ess)
-        dc_2 = e.dc_bus[1]
+        dc_ess = elec.dc_ess_powered
+        dc_2 = elec.dc_bus_powered(2)
+        # Air data: ADR 1 on AC ESS, ADR 2 on AC BUS 2, ADR 3 on AC BUS 1 (simplified ADIRU supply).
+        self.adrs = elec.ac_ess_powered + elec.ac_bus_powered(2) + elec.ac_bus_powered(1)
         quiet = f.isdisjoint(_ALL_IDS)
-        inputs = (len(ac.events), dc_ess, dc_2)
+        inputs = (t.crew_actions, dc_ess, dc_2)
+        self._speed_brakes = self._spoilers(hyd)
         if quiet and not self.any_failed and inputs == self._inputs:
             # No crew action, power change or failure: the computers are as they were.
-            self.law = self._law(ac)
+            self.law = self._law(hyd, flight.on_ground)
             self.transient = self.law != was_law
             return
         self._inputs = inputs
@@ -84,18 +105,24 @@ class Fctl:
                 failed = False
             else:
                 if resettable in f and c[name] == "OFF":
-                    ac.clear_failure(resettable)
+                    t.resolve(resettable)
                 failed = fault in f or resettable in f
             powered = dc_ess if name in _SIDE else dc_2
             self.failed[name] = failed
             self.powered[name] = powered
             self.engaged[name] = powered and not failed and c[name] == "ON"
         self.any_failed = not quiet and any(self.failed.values())
-        self.law = self._law(ac)
+        self.law = self._law(hyd, flight.on_ground)
         self.transient = (tuple(self.engaged.values()), self.law) != was
 
-    def _law(self, ac: Aircraft) -> str:
-        if ac.flight.on_ground:
+    def _spoilers(self, hyd: HydPressures) -> int:
+        g = self.engaged
+        y = hyd.circuit_psi("yellow") >= LO_PR_PSI
+        b = hyd.circuit_psi("blue") >= LO_PR_PSI
+        return (g["SEC 3"] and y) + (g["SEC 1"] and b) + (g["SEC 1"] and y)
+
+    def _law(self, hyd: HydPressures, on_ground: bool) -> str:
+        if on_ground:
             return "GROUND"
         g = self.engaged
         elac = g["ELAC 1"] or g["ELAC 2"]
@@ -107,15 +134,25 @@ class Fctl:
             return "DIRECT"
         if not elac or not fac:
             return "ALTN"
+        if self.adrs < 2:
+            # With one air data reference left the computers cannot vote: ALTN law, protections
+            # lost (the emergency electrical configuration, QRH EMER ELEC summary).
+            return "ALTN"
         lost = 0
-        for p in ac.hyd.pressure_psi.values():
-            if p < LO_PR_PSI:
+        for circ in ("green", "blue", "yellow"):
+            if hyd.circuit_psi(circ) < LO_PR_PSI:
                 lost += 1
         if lost >= 2:
             return "ALTN"
         return "NORMAL"
 
     # ---- queries -------------------------------------------------------------------
+    @property
+    def speed_brake_share(self) -> float:
+        """Share of the speed brake surfaces (spoilers 2, 3, 4) that deploy: each needs its SEC and
+        its hydraulic circuit (spoiler 2: SEC 3, Yellow; 3: SEC 1, Blue; 4: SEC 1, Yellow)."""
+        return self._speed_brakes / 3.0
+
     def fault_light(self, name: str, ac: Aircraft) -> bool:
         return self.any_failed and self.failed[name] and ac.controls[name] == "ON"
 

@@ -20,10 +20,13 @@ never the failure id.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .catalog import Control, Failure
+from .reads import ApuRunning, FuelFeed, OnGround
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
@@ -60,13 +63,19 @@ FAILURES = (
     Failure("fire_apu", 26, "FIRE", "APU compartment fire; out once the APU is stopped and its agent discharged"),
     Failure("fire_eng1_loop_a_fault", 26, "FIRE", "Engine 1 fire detection loop A faulty"),
     Failure("fire_eng1_loop_b_fault", 26, "FIRE", "Engine 1 fire detection loop B faulty"),
-    Failure("fire_eng1_det_fault", 26, "FIRE", "Engine 1 fire detection loops A and B both faulty"),
+    Failure("fire_eng1_det_fault", 26, "FIRE",
+            "Engine 1 fire detection loops A and B fail at the same instant (the detection unit takes it for a "
+            "fire burning through them)"),
     Failure("fire_eng2_loop_a_fault", 26, "FIRE", "Engine 2 fire detection loop A faulty"),
     Failure("fire_eng2_loop_b_fault", 26, "FIRE", "Engine 2 fire detection loop B faulty"),
-    Failure("fire_eng2_det_fault", 26, "FIRE", "Engine 2 fire detection loops A and B both faulty"),
+    Failure("fire_eng2_det_fault", 26, "FIRE",
+            "Engine 2 fire detection loops A and B fail at the same instant (the detection unit takes it for a "
+            "fire burning through them)"),
     Failure("fire_apu_loop_a_fault", 26, "FIRE", "APU fire detection loop A faulty"),
     Failure("fire_apu_loop_b_fault", 26, "FIRE", "APU fire detection loop B faulty"),
-    Failure("fire_apu_det_fault", 26, "FIRE", "APU fire detection loops A and B both faulty"),
+    Failure("fire_apu_det_fault", 26, "FIRE",
+            "APU fire detection loops A and B fail at the same instant (the detection unit takes it for a "
+            "fire burning through them)"),
 )
 
 AMBIENT_C = 20.0
@@ -76,6 +85,7 @@ HEAT_TAU_S = 1.5
 COOL_TAU_S = 3.0
 AGENT_TIMER_S = 10.0  # AGENT 1 AFTER 10S (FBW PseudoFWC NXLogicClockNode(10))
 AGENT2_WAIT_S = 30.0  # IF FIRE AFTER 30S (FBW PseudoFWC NXLogicClockNode(30))
+FLAME_THROUGH_S = 5.0  # both loops lost within this: a fire warning (FDU logic)
 APU_AUTO_DISCH_S = 3.0  # ground APU fire: automatic discharge ~3 s after the shutdown (FBW docs)
 
 
@@ -122,6 +132,8 @@ class Zone:
     extinguished: bool = False  # the current fire was put out; cleared with its failure
     lit_at_s: float = -1.0  # when the current fire started (agent spent before it does not count)
     loop_fault: tuple[bool, bool] = (False, False)
+    loop_fault_at_s: tuple[float, float] = (-1.0, -1.0)  # when each loop became faulty
+    flame_through: bool = False  # both loops failed within 5 s of each other: taken for a fire
     loop_detect: tuple[bool, bool] = (False, False)
     warning: bool = False
     warning_s: float = 0.0  # how long the warning has been on
@@ -138,6 +150,64 @@ class Zone:
     @property
     def agents_discharged(self) -> int:
         return sum(b.discharged for b in self.bottles)
+
+    def quiet(self) -> bool:
+        """No fire, no fault: reset the detection. True if anything changed."""
+        changed = self.loop_fault[0] or self.loop_fault[1] or self.warning
+        if changed:
+            self.loop_fault = self.loop_detect = (False, False)
+            self.loop_fault_at_s = (-1.0, -1.0)
+            self.warning = self.flame_through = False
+        self.extinguished = False
+        self.lit_at_s = -1.0
+        self.warning_s = 0.0
+        return changed
+
+    def _flame_through(self, loop_fault: tuple[bool, bool], now_s: float) -> None:
+        """The detection unit reads both loops failing within 5 s of each other as a fire burning
+        through them, and gives the fire warning (FCOM fire detection: "fault on loop A and fault on
+        loop B within 5 seconds"); two loops lost further apart are a detection fault."""
+        at = tuple((was if was >= 0.0 else now_s) if faulty else -1.0
+                   for faulty, was in zip(loop_fault, self.loop_fault_at_s))
+        self.loop_fault_at_s = at  # type: ignore[assignment]
+        if not (loop_fault[0] and loop_fault[1]):
+            self.flame_through = False
+        elif not self.flame_through and (loop_fault != self.loop_fault):
+            self.flame_through = abs(at[0] - at[1]) <= FLAME_THROUGH_S
+
+    def burn_and_detect(self, t: Tick, nm: _Names, fuel_cut: bool) -> tuple[bool, bool]:
+        """The fire, the zone temperature and the fire detection unit.
+        Returns (a discrete changed, the temperature still moves)."""
+        f = t.failures
+        # Loops: component faults from the failures; a healthy loop senses the zone temperature.
+        det = nm.det in f
+        loop_fault = (det or nm.loop_a in f, det or nm.loop_b in f)
+        # The fire: burns while its failure is injected and it has not been put out.
+        needs2 = nm.fire_needs_agent2 in f
+        lit = needs2 or nm.fire in f
+        if not lit:
+            self.extinguished = False
+            self.lit_at_s = -1.0
+        else:
+            if self.lit_at_s < 0.0:
+                self.lit_at_s = t.now_s
+            spent = sum(b.discharged and b.disch_at_s >= self.lit_at_s for b in self.bottles)
+            if not self.extinguished and spent >= (2 if needs2 else 1) and fuel_cut:
+                self.extinguished = True
+        burning = lit and not self.extinguished
+        target = FIRE_TEMP_C if burning else AMBIENT_C
+        self.temp_c += (target - self.temp_c) * min(1.0, t.dt / (HEAT_TAU_S if burning else COOL_TAU_S))
+        heating = abs(self.temp_c - target) >= 0.5
+        if not heating:
+            self.temp_c = target
+        self._flame_through(loop_fault, t.now_s)
+        hot = self.temp_c >= DETECT_TEMP_C
+        a, b = hot and not loop_fault[0], hot and not loop_fault[1]
+        warning = (a and b) or (a and loop_fault[1]) or (b and loop_fault[0]) or self.flame_through
+        changed = (burning, loop_fault, warning) != (self.burning, self.loop_fault, self.warning)
+        self.burning, self.loop_fault, self.loop_detect, self.warning = burning, loop_fault, (a, b), warning
+        self.warning_s = self.warning_s + t.dt if warning else 0.0
+        return changed, heating
 
 
 @dataclass(slots=True)
@@ -177,110 +247,77 @@ class Fire:
         return now_s - b.disch_at_s
 
     # ---- update ----------------------------------------------------------------------
-    def update(self, dt: float, ac: Aircraft) -> None:
-        f = ac.failures
-        n_events = len(ac.events)
-        if self._quiet and n_events == self._events_seen and f.isdisjoint(ALL_IDS):
+    def update(self, t: Tick, fuel: FuelFeed, apu: ApuRunning, flight: OnGround) -> None:
+        f = t.failures
+        if self._quiet and t.crew_actions == self._events_seen and f.isdisjoint(ALL_IDS):
             self.transient = False
             # No crew action (controls move only through Aircraft.set_control, which logs an
             # event), no fire-related failure, nothing burning, hot, released or pending.
             return
-        self._events_seen = n_events
-        c = ac.controls
-        take_push = ac.take_push
-        now = ac.sim_time  # crew actions since the last tick happened at this time
-        changed = heating = False
-        loop_fault_seen = False
+        self._events_seen = t.crew_actions
+        changed = heating = loop_fault_seen = False
         for name, z in self.zones.items():
             nm = NAMES[name]
-            pb = c[nm.pb] == "RELEASED"
-            if pb != z.pb_released:
-                z.pb_released = pb
-                z.pb_released_at_s = now if pb else -1.0
-                changed = True
-
-            # Agents: a push fires the squib only when the FIRE PB has armed it.
-            for i, ctl in enumerate(nm.agents):
-                if take_push(ctl):
-                    changed = True
-                    if not pb:
-                        z.unarmed_agent_pushes += 1
-                    elif not z.bottles[i].discharged:
-                        z.bottles[i] = Bottle(True, now)
-            if take_push(nm.test):
-                z.last_test = self._test_result(z)
-
+            changed |= self._crew(t, z, nm)
             if f.isdisjoint(nm.all_ids) and not z.burning and z.temp_c == AMBIENT_C:
-                # Quiet zone: nothing burns, loops healthy and cold (the common case).
-                if z.loop_fault[0] or z.loop_fault[1] or z.warning:
-                    z.loop_fault = z.loop_detect = (False, False)
-                    z.warning = False
-                    changed = True
-                z.extinguished = False
-                z.lit_at_s = -1.0
-                z.warning_s = 0.0
+                changed |= z.quiet()  # nothing burns, loops healthy and cold (the common case)
                 continue
-
-            # Loops: component faults from the failures; a healthy loop senses the zone temperature.
-            det = nm.det in f
-            loop_fault = (det or nm.loop_a in f, det or nm.loop_b in f)
-            loop_fault_seen = loop_fault_seen or loop_fault[0] or loop_fault[1]
-
-            # The fire: burns while its failure is injected and it has not been put out.
-            needs2 = nm.fire_needs_agent2 in f
-            lit = needs2 or nm.fire in f
-            if not lit:
-                z.extinguished = False
-                z.lit_at_s = -1.0
-            else:
-                if z.lit_at_s < 0.0:
-                    z.lit_at_s = now
-                spent = sum(b.discharged and b.disch_at_s >= z.lit_at_s for b in z.bottles)
-                if not z.extinguished and spent >= (2 if needs2 else 1) and self._fuel_cut(name, ac):
-                    z.extinguished = True
-            burning = lit and not z.extinguished
-            target = FIRE_TEMP_C if burning else AMBIENT_C
-            z.temp_c += (target - z.temp_c) * min(1.0, dt / (HEAT_TAU_S if burning else COOL_TAU_S))
-            if abs(z.temp_c - target) < 0.5:
-                z.temp_c = target
-            else:
-                heating = True
-            hot = z.temp_c >= DETECT_TEMP_C
-            a, b = hot and not loop_fault[0], hot and not loop_fault[1]
-            warning = (a and b) or (a and loop_fault[1]) or (b and loop_fault[0])
-            if (burning, loop_fault, warning) != (z.burning, z.loop_fault, z.warning):
-                changed = True
-            z.burning, z.loop_fault, z.loop_detect, z.warning = burning, loop_fault, (a, b), warning
-            z.warning_s = z.warning_s + dt if warning else 0.0
+            moved, heated = z.burn_and_detect(t, nm, self._fuel_cut(name, t.controls, fuel, apu))
+            changed |= moved
+            heating |= heated
+            loop_fault_seen = loop_fault_seen or z.loop_fault[0] or z.loop_fault[1]
         self.any_loop_fault = loop_fault_seen
-
-        # APU fire on ground: the ECB shuts the APU down and the bottle discharges by itself.
-        apu = self.zones["APU"]
-        pending = False
-        if apu.warning and ac.flight.on_ground:
-            self.apu_ground_auto_shutdown = True
-            if not apu.bottles[0].discharged:
-                if apu.warning_s >= APU_AUTO_DISCH_S:
-                    apu.bottles[0] = Bottle(True, now)
-                    changed = True
-                else:
-                    pending = True
-        elif self.apu_ground_auto_shutdown and c["APU MASTER SW"] == "OFF" and not apu.warning:
-            self.apu_ground_auto_shutdown = False
-        self.apu_fire_pb_released = apu.pb_released
-        self.transient = changed or heating or pending
+        moved, pending = self._apu_ground_protection(t, flight.on_ground)
+        self.transient = changed or moved or heating or pending
         self._quiet = not self.apu_ground_auto_shutdown and all(
             not z.burning and not z.extinguished and not z.warning and not z.pb_released and z.temp_c == AMBIENT_C
             and not z.loop_fault[0] and not z.loop_fault[1] for z in self.zones.values())
 
     @staticmethod
-    def _fuel_cut(zone: str, ac: Aircraft) -> bool:
+    def _crew(t: Tick, z: Zone, nm: _Names) -> bool:
+        """The FIRE pushbutton, the agent pushes (a squib fires only once armed) and the TEST button."""
+        changed = False
+        pb = t.controls[nm.pb] == "RELEASED"
+        if pb != z.pb_released:
+            z.pb_released = pb
+            z.pb_released_at_s = t.now_s if pb else -1.0
+            changed = True
+        for i, ctl in enumerate(nm.agents):
+            if t.pushed(ctl):
+                changed = True
+                if not pb:
+                    z.unarmed_agent_pushes += 1
+                elif not z.bottles[i].discharged:
+                    z.bottles[i] = Bottle(True, t.now_s)
+        if t.pushed(nm.test):
+            z.last_test = Fire._test_result(z)
+        return changed
+
+    def _apu_ground_protection(self, t: Tick, on_ground: bool) -> tuple[bool, bool]:
+        """APU fire on ground: the ECB shuts the APU down and the bottle discharges by itself.
+        Returns (a bottle discharged, a discharge is pending)."""
+        apu = self.zones["APU"]
+        changed = pending = False
+        if apu.warning and on_ground:
+            self.apu_ground_auto_shutdown = True
+            if not apu.bottles[0].discharged:
+                if apu.warning_s >= APU_AUTO_DISCH_S:
+                    apu.bottles[0] = Bottle(True, t.now_s)
+                    changed = True
+                else:
+                    pending = True
+        elif self.apu_ground_auto_shutdown and t.controls["APU MASTER SW"] == "OFF" and not apu.warning:
+            self.apu_ground_auto_shutdown = False
+        self.apu_fire_pb_released = apu.pb_released
+        return changed, pending
+
+    @staticmethod
+    def _fuel_cut(zone: str, c: Mapping[str, str], fuel: FuelFeed, apu: ApuRunning) -> bool:
         """Is the zone's fuel supply shut off (LP valve / APU fuel valve closed)?"""
-        c = ac.controls
         if zone == "APU":
-            return c["APU FIRE"] == "RELEASED" or not ac.apu.running
+            return c["APU FIRE"] == "RELEASED" or not apu.running
         n = int(zone[-1])
-        return c[f"ENG {n} FIRE"] == "RELEASED" or c[f"ENG MASTER {n}"] == "OFF" or not ac.fuel.engine_fed(n)
+        return c[f"ENG {n} FIRE"] == "RELEASED" or c[f"ENG MASTER {n}"] == "OFF" or not fuel.engine_fed(n)
 
     @staticmethod
     def _test_result(z: Zone) -> str:

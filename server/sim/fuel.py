@@ -11,20 +11,36 @@ wing's outer-cell transfer valves latch open and the outer fuel runs in.
 
 Burn is a linear integrator: the tick draws each consumer's fuel from its
 sources in priority order and moves any shortfall to the next source, so a
-5 s fast-forward step stays mass-conserving. There is no leak sensor: a leak
+steady fast-forward step stays mass-conserving. There is no leak sensor: a leak
 only shows as tank quantities, fuel used and fuel flow (FUEL page).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import ApuRunning, FirePushbuttons, FlightConditions
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class ElecForFuel(Protocol):
+    def ac_bus_powered(self, n: int) -> bool: ...
+    def gen_available(self, n: int) -> bool: ...
+
+
+class FuelDemand(Protocol):
+    def ff_kgh(self, n: int) -> float: ...
+    @property
+    def any_running(self) -> bool: ...
+
 
 ON_OFF = ("ON", "OFF")
 
@@ -81,6 +97,12 @@ ENGINE_LEAK_KGH = 1500.0
 TANK_LEAK_KGH = 1500.0
 APU_BURN_KGH = 120.0
 XFEED_TRAVEL_S = 2.0
+GRAVITY_CEILING_FT = 15000.0  # FCOM GRAVITY FUEL FEEDING: fuel not deaerated
+DEAERATION_ALT_FT = 30000.0
+DEAERATED_AFTER_S = 1800.0  # 30 min above FL300: the ceiling is the current level
+GRAVITY_FULL_KGH = 6000.0  # suction at or below the ceiling: more than an engine at TOGA asks
+GRAVITY_FADE_FT = 5000.0  # "far above" the ceiling suction gives nothing (uncertain)
+GRAVITY_REPRIME_KGH = 1500.0
 
 
 # (pump, AC bus index, may run from GEN 1 directly, centre pump, failure id, tank)
@@ -118,6 +140,11 @@ def _feed(xf: bool, ctr1: bool, ctr2: bool, wing_l: bool, wing_r: bool):
 _FEED = {k: _feed(*k) for k in itertools.product((False, True), repeat=5)}
 
 
+def fl_text(alt_ft: float) -> str:
+    """A level as the crew says it: FL150."""
+    return f"FL{round(alt_ft / 100.0):03d}"
+
+
 def _draw(q: dict[str, float], amount: float, groups: list[list[str]]) -> float:
     """Take `amount` kg from the tanks, group by group, shared equally inside a group.
 
@@ -148,7 +175,7 @@ class Fuel:
     pump_press: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(TANK_PUMPS, False))
     faulty_pumps: tuple[str, ...] = ()  # selected ON, powered and wanted, but no pressure
     abnormal: bool = False  # a pump fault or a wing tank below 5000 kg (the FUEL alerts test this first)
-    xfeed_pos: float = 0.0  # 0 closed .. 1 open
+    xfeed_open_frac: float = 0.0  # 0 closed .. 1 open
     outer_xfr_open: list[bool] = field(default_factory=lambda: [False, False])
     lp_open: list[bool] = field(default_factory=lambda: [False, False])
     line_press: list[bool] = field(default_factory=lambda: [False, False])
@@ -156,13 +183,13 @@ class Fuel:
     used_kg: list[float] = field(default_factory=lambda: [0.0, 0.0])  # metered, since engine start
     ff_kgh: list[float] = field(default_factory=lambda: [0.0, 0.0])  # metered
     fob_at_start_kg: float = sum(STANDARD_LOAD_KG.values())
+    time_above_fl300_s: float = 0.0  # flight history: fuel deaerates above FL300
+    highest_alt_ft: float = 0.0
+    starved: list[bool] = field(default_factory=lambda: [False, False])  # a gravity-fed line that lost suction
     transient: bool = False
     _fed: list[bool] = field(default_factory=lambda: [False, False])
 
     # ---- queries other systems use -------------------------------------------------
-    def lp_valve_open(self, n: int, ac: Aircraft) -> bool:
-        return ac.controls[f"ENG MASTER {n}"] == "ON" and not ac.fire.eng_fire_pb_released(n)
-
     def engine_fed(self, n: int) -> bool:
         return self._fed[n - 1]
 
@@ -176,7 +203,7 @@ class Fuel:
 
     @property
     def xfeed_open(self) -> bool:
-        return self.xfeed_pos >= 1.0
+        return self.xfeed_open_frac >= 1.0
 
     def wing_kg(self, side: int) -> float:
         s = SIDES[side]
@@ -185,59 +212,79 @@ class Fuel:
     def gravity_feed(self, n: int) -> bool:
         return self.feed_src[n - 1] == "GRAVITY"
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        ff = ac.failures & FAILURE_IDS if ac.failures else _NO_FAILURES
-        fl = ac.flight
-        el = ac.elec
-        eng = ac.eng.engines
-        q = self.qty_kg
-        changed = False
+    def update(self, t: Tick, elec: ElecForFuel, engines: FuelDemand, fire: FirePushbuttons, apu: ApuRunning,
+               flight: FlightConditions) -> None:
+        ff = t.failures & FAILURE_IDS if t.failures else _NO_FAILURES
+        self._deaeration(t.dt, flight.altitude_ft)
+        changed = self._pumps(t.controls, ff, elec, flight.on_ground)
+        changed |= self._crossfeed(t, ff)
+        # Feed lines: which tanks pressurise each line (centre first, then wing pumps), then
+        # gravity / suction from the line's own inner cell.
+        press_d = self.pump_press
+        groups, pressed, labels = _FEED[(
+            self.xfeed_open_frac >= 1.0,
+            press_d["CTR TK PUMP 1"], press_d["CTR TK PUMP 2"],
+            press_d["L TK PUMP 1"] or press_d["L TK PUMP 2"], press_d["R TK PUMP 1"] or press_d["R TK PUMP 2"],
+        )]
+        changed |= self._engines(t, ff, engines, fire, groups, pressed, labels, flight.altitude_ft)
+        # APU: from the left line (its own fuel pump when the line has no pressure).
+        if apu.running:
+            _draw(self.qty_kg, APU_BURN_KGH * t.dt / 3600.0, groups[0])
+        changed |= self._leaks_and_transfers(t.dt, ff)
+        # Fuel used resets at engine start (on ground, no engine running yet).
+        if flight.on_ground and not engines.any_running:
+            self.used_kg[0] = self.used_kg[1] = 0.0
+            self.fob_at_start_kg = self.fob_kg
+        self.transient = changed
+        self.abnormal = bool(self.faulty_pumps) or min(self.wing_kg(0), self.wing_kg(1)) < AUTO_FEED_WING_KG
 
-        # Pumps: pump 1s on AC BUS 1 (L/R TK PUMP 1 straight from GEN 1 with GEN 1 LINE OFF), pump 2s on AC BUS 2.
-        bus = (bool(el.ac_bus[0]), bool(el.ac_bus[1]))
-        gen1_direct = c["GEN 1 LINE"] == "OFF" and el.gen_avail[0]
+    def _pumps(self, c: Mapping[str, str], ff: Set[str], elec: ElecForFuel, on_ground: bool) -> bool:
+        """Pump commands and pressure switches. True if any changed.
+
+        Pump 1s on AC BUS 1 (L/R TK PUMP 1 straight from GEN 1 with GEN 1 LINE OFF), pump 2s on AC BUS 2."""
+        q = self.qty_kg
+        bus = (elec.ac_bus_powered(1), elec.ac_bus_powered(2))
+        gen1_direct = c["GEN 1 LINE"] == "OFF" and elec.gen_available(1)
         # AUTO: centre pumps run in flight (slats retracted) while the centre tank has fuel.
         ctr_run = (c["FUEL MODE SEL"] == "MAN"
-                   or (not fl.on_ground and q["center"] > 0.0 and "fuel_ctr_tk_auto_ctl_fail" not in ff))
+                   or (not on_ground and q["center"] > 0.0 and "fuel_ctr_tk_auto_ctl_fail" not in ff))
         cmd_d = self.pump_cmd
         press_d = self.pump_press
-        pumps_changed = False
+        changed = False
         for pump, b, direct, is_ctr, fail, tank in _PUMP_TABLE:
             cmd = c[pump] == "ON" and (bus[b] or (direct and gen1_direct)) and (ctr_run or not is_ctr)
             press = cmd and fail not in ff and q[tank] > 0.0
             if cmd != cmd_d[pump] or press != press_d[pump]:
-                pumps_changed = True
+                changed = True
                 cmd_d[pump] = cmd
                 press_d[pump] = press
-        if pumps_changed:
-            changed = True
+        if changed:
             self.faulty_pumps = tuple(p for p in TANK_PUMPS if cmd_d[p] and not press_d[p])
+        return changed
 
-        # Crossfeed valve (motor driven, ~2 s travel).
-        want = 1.0 if c["X FEED"] == "ON" and "fuel_xfeed_valve_stuck_closed" not in ff else 0.0
-        if self.xfeed_pos != want:
-            step = dt / XFEED_TRAVEL_S
-            pos = min(want, self.xfeed_pos + step) if want > self.xfeed_pos else max(want, self.xfeed_pos - step)
-            # Snap the last rounding error: ten 0.1 steps sum to 0.999..., which would leave the
-            # valve "in transit" one tick past its 2 s travel (and past a 2 s crew action).
-            self.xfeed_pos = want if abs(want - pos) < 1e-6 else pos
-            changed = True
-        xf = self.xfeed_pos >= 1.0
+    def _crossfeed(self, t: Tick, ff: Set[str]) -> bool:
+        """The crossfeed valve: motor driven, ~2 s travel. True while it moves."""
+        want = 1.0 if t.controls["X FEED"] == "ON" and "fuel_xfeed_valve_stuck_closed" not in ff else 0.0
+        if self.xfeed_open_frac == want:
+            return False
+        step = t.dt / XFEED_TRAVEL_S
+        pos = min(want, self.xfeed_open_frac + step) if want > self.xfeed_open_frac else max(want, self.xfeed_open_frac - step)
+        # Snap the last rounding error: ten 0.1 steps sum to 0.999..., which would leave the
+        # valve "in transit" one tick past its 2 s travel (and past a 2 s crew action).
+        self.xfeed_open_frac = want if abs(want - pos) < 1e-6 else pos
+        return True
 
-        # Feed lines: which tanks pressurise each line (centre first, then wing pumps), then
-        # gravity / suction from the line's own inner cell.
-        groups, pressed, labels = _FEED[(
-            xf,
-            press_d["CTR TK PUMP 1"], press_d["CTR TK PUMP 2"],
-            press_d["L TK PUMP 1"] or press_d["L TK PUMP 2"], press_d["R TK PUMP 1"] or press_d["R TK PUMP 2"],
-        )]
-
-        # Engines: LP valve, feed and metered flow.
+    def _engines(self, t: Tick, ff: Set[str], engines: FuelDemand, fire: FirePushbuttons, groups, pressed,
+                 labels, alt_ft: float) -> bool:
+        """Each engine's LP valve, feed source and metered flow; burns the fuel. True if a feed changed."""
+        q = self.qty_kg
+        changed = False
         for i in (0, 1):
-            lp = c[_MASTER[i]] == "ON" and not ac.fire.eng_fire_pb_released(i + 1)
+            lp = t.controls[_MASTER[i]] == "ON" and not fire.eng_fire_pb_released(i + 1)
             own = q[_INNER[i][0]] > 0.0
-            fed = lp and (pressed[i] or own)
+            demand = engines.ff_kgh(i + 1) + (ENGINE_LEAK_KGH if _ENG_LEAK[i] in ff else 0.0)
+            gravity = own and not pressed[i] and self._gravity_holds(i, demand, alt_ft)
+            fed = lp and (pressed[i] or gravity)
             src = (labels[i] if pressed[i] else "GRAVITY") if fed else ""
             if (lp != self.lp_open[i] or fed != self._fed[i] or src != self.feed_src[i]
                     or pressed[i] != self.line_press[i]):
@@ -246,17 +293,56 @@ class Fuel:
                 self._fed[i] = fed
                 self.feed_src[i] = src
                 self.line_press[i] = pressed[i]
-            flow = eng[i].ff_kgh + (ENGINE_LEAK_KGH if _ENG_LEAK[i] in ff else 0.0) if fed else 0.0
+            flow = demand if fed else 0.0
             self.ff_kgh[i] = flow
             if flow > 0.0:
-                kg = flow * dt / 3600.0
+                kg = flow * t.dt / 3600.0
                 self.used_kg[i] += kg - _draw(q, kg, groups[i])
+        return changed
 
-        # APU: from the left line (its own fuel pump when the line has no pressure).
-        if ac.apu.running:
-            _draw(q, APU_BURN_KGH * dt / 3600.0, groups[0])
+    def set_history(self, time_above_fl300_s: float, highest_alt_ft: float) -> None:
+        """(start states) The flight so far, as far as the fuel's dissolved air is concerned."""
+        self.time_above_fl300_s = time_above_fl300_s
+        self.highest_alt_ft = highest_alt_ft
 
-        # Tank leaks; outer cell transfer (valves latch open at inner low level).
+    def _deaeration(self, dt: float, alt_ft: float) -> None:
+        """Flight history for the gravity feed ceiling: time above FL300, highest altitude."""
+        if alt_ft > DEAERATION_ALT_FT:
+            self.time_above_fl300_s += dt
+        self.highest_alt_ft = max(self.highest_alt_ft, alt_ft)
+
+    @property
+    def gravity_ceiling_ft(self) -> float:
+        """The gravity feed ceiling (FCOM GRAVITY FUEL FEEDING): FL150 with fuel that has not been above
+        FL300; FL300 once it has; the current level once it has spent 30 min above FL300 (deaerated)."""
+        if self.time_above_fl300_s >= DEAERATED_AFTER_S:
+            return max(DEAERATION_ALT_FT, self.highest_alt_ft)
+        if self.time_above_fl300_s > 0.0:
+            return DEAERATION_ALT_FT
+        return GRAVITY_CEILING_FT
+
+    def gravity_capacity_kgh(self, alt_ft: float) -> float:
+        """What suction from a tank can deliver: enough for any thrust at or below the ceiling, falling
+        to nothing 5,000 ft above it (the engine pump cavitates on the air coming out of the fuel)."""
+        above = alt_ft - self.gravity_ceiling_ft
+        if above <= 0.0:
+            return GRAVITY_FULL_KGH
+        return GRAVITY_FULL_KGH * max(0.0, 1.0 - above / GRAVITY_FADE_FT)
+
+    def _gravity_holds(self, i: int, demand_kgh: float, alt_ft: float) -> bool:
+        """A line fed by gravity alone starves when the engine asks more than suction gives; it
+        primes again once suction could feed an engine at idle with margin."""
+        capacity = self.gravity_capacity_kgh(alt_ft)
+        if self.starved[i]:
+            self.starved[i] = capacity < GRAVITY_REPRIME_KGH
+        elif demand_kgh > capacity:
+            self.starved[i] = True
+        return not self.starved[i]
+
+    def _leaks_and_transfers(self, dt: float, ff: Set[str]) -> bool:
+        """Tank leaks; outer cell transfer (valves latch open at inner low level). True if a valve latched."""
+        q = self.qty_kg
+        changed = False
         for i in (0, 1):
             inner, outer = _INNER[i][0], _OUTER[i]
             if _TANK_LEAK[i] in ff:
@@ -268,14 +354,7 @@ class Fuel:
                 move = min(q[outer], OUTER_XFR_KGS * dt, CAPACITY_KG[inner] - q[inner])
                 q[outer] -= move
                 q[inner] += move
-
-        # Fuel used resets at engine start (on ground, no engine running yet).
-        if fl.on_ground and not eng[0].running and not eng[1].running:
-            self.used_kg[0] = self.used_kg[1] = 0.0
-            self.fob_at_start_kg = self.fob_kg
-
-        self.transient = changed
-        self.abnormal = bool(self.faulty_pumps) or min(self.wing_kg(0), self.wing_kg(1)) < AUTO_FEED_WING_KG
+        return changed
 
     # ---- read-outs ----------------------------------------------------------------
     def vars(self) -> dict[str, object]:
@@ -297,6 +376,7 @@ class Fuel:
         for p in TANK_PUMPS:
             v["fuel." + p.lower().replace(" ", "_") + "_press_ok"] = self.pump_press[p]
         v["fuel.xfeed_valve_open"] = self.xfeed_open
+        v["fuel.gravity_feed_ceiling_ft"] = round(self.gravity_ceiling_ft)
         return v
 
     def pump_fault(self, pump: str) -> bool:
@@ -318,7 +398,7 @@ class Fuel:
         for p in TANK_PUMPS:
             state = "LO PR" if self.pump_fault(p) else ("ON" if self.pump_press[p] else "OFF")
             pumps[p] = {"pb": c[p], "state": state, "fault_light": self.pump_fault(p)}
-        valve = "OPEN" if self.xfeed_open else ("CLOSED" if self.xfeed_pos == 0.0 else "IN TRANSIT")
+        valve = "OPEN" if self.xfeed_open else ("CLOSED" if self.xfeed_open_frac == 0.0 else "IN TRANSIT")
         return {
             "tanks_kg": {"L OUTER": round(q["left_outer"]), "L INNER": round(q["left_inner"]), "CTR": round(q["center"]),
                          "R INNER": round(q["right_inner"]), "R OUTER": round(q["right_outer"])},
@@ -334,10 +414,11 @@ class Fuel:
                                       "RIGHT": "OPEN" if self.outer_xfr_open[1] else "CLOSED"},
             "engine_feed": {f"ENG {i + 1}": {"lp_valve": "OPEN" if self.lp_open[i] else "CLOSED",
                                              "source": self.feed_src[i] or "NONE"} for i in (0, 1)},
+            "gravity_feed_ceiling": fl_text(self.gravity_ceiling_ft),
         }
 
     def inop(self, ac: Aircraft) -> list[str]:
         return list(self.faulty_pumps)
 
     def memos(self, ac: Aircraft) -> list[str]:
-        return ["FUEL X FEED"] if self.xfeed_pos > 0.0 or ac.controls["X FEED"] == "ON" else []
+        return ["FUEL X FEED"] if self.xfeed_open_frac > 0.0 or ac.controls["X FEED"] == "ON" else []

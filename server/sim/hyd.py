@@ -16,13 +16,30 @@ the RAT (never restowed in flight).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import FirePushbuttons, FlightConditions
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class ElecForHyd(Protocol):
+    def ac_bus_powered(self, n: int) -> bool: ...
+    def dc_bus_powered(self, n: int) -> bool: ...
+
+
+class EnginesForHyd(Protocol):
+    def n2_pct(self, n: int) -> float: ...
+    def running(self, n: int) -> bool: ...
+    @property
+    def any_running(self) -> bool: ...
+
 
 AUTO_OFF = ("AUTO", "OFF")
 
@@ -82,7 +99,7 @@ PTU_DROP_PSI = 200.0  # the driven side settles this far below the driving side
 RAT_SPIN_UP_S = 4.0
 RAT_PSI = 2500.0
 RAT_FULL_KT = 140.0  # MIN RAT SPD; below it the output falls off
-RAT_LOSS_PSI_PER_KT = 40.0
+RAT_LOSS_PSI_PER_KT = 30.0  # Blue stays above 2000 psi (the EMER GEN) down to ~125 kt (QRH EMER ELEC)
 EDP_ZERO_N2 = 10.0  # EDP output rises linearly from here...
 EDP_FULL_N2 = 40.0  # ...to full pressure (a windmilling engine gives partial pressure)
 LEAK_LPS = 0.15  # external leak at full circuit pressure; it scales with pressure
@@ -161,6 +178,9 @@ class Hyd:
     _nominal: bool = True  # every reservoir at its normal level, air pressure and temperature
 
     # ---- queries other systems and the FWC use ---------------------------------------
+    def circuit_psi(self, circuit: str) -> float:
+        return self.pressure_psi[circuit]
+
     def rsvr_fault(self, circuit: str) -> bool:
         r = self.rsvr[circuit]
         return r.lo_lvl(circuit) or r.ovht or r.lo_air
@@ -168,97 +188,119 @@ class Hyd:
     def fluid_lost(self, circuit: str) -> bool:
         return self.rsvr[circuit].lo_lvl(circuit)
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        hf = ac.failures & FAILURE_IDS if ac.failures else _NO_FAILURES
-        fl = ac.flight
-        el = ac.elec
-        eng = ac.eng.engines
-        rsvr = self.rsvr
-        changed = False  # a discrete state flipped this tick
-
-        # RAT: automatic with AC BUS 1+2 lost in flight; manual from the HYD or EMER ELEC PWR panel.
-        rat_was = self.rat_deployed
-        if ac.take_push("EMER ELEC PWR MAN ON"):
-            self.emer_man_on = True
-            self.rat_deployed = True
-        if ac.take_push("RAT MAN ON"):
-            self.rat_deployed = True
-        if not fl.on_ground and fl.ias_kt > 100.0 and not el.ac_bus[0] and not el.ac_bus[1]:
-            self.rat_deployed = True
-        if self.rat_deployed:
-            changed = not rat_was
-            self.rat_spin_s = min(RAT_SPIN_UP_S, self.rat_spin_s + dt)
-
-        # Reservoir air pressure and what each reservoir lets its pumps deliver. With no
-        # hydraulic failure and healthy reservoirs (the usual case) all of it is nominal.
+    def update(self, t: Tick, elec: ElecForHyd, engines: EnginesForHyd, fire: FirePushbuttons,
+               flight: FlightConditions) -> None:
+        hf = t.failures & FAILURE_IDS if t.failures else _NO_FAILURES
+        changed = self._rat(t, elec, flight)
+        # With no hydraulic failure and healthy reservoirs (the usual case) everything is nominal.
         nominal = self._nominal and not hf
-        moving = False  # anything converging (air, temperature, pressure) or draining
-        fluctuating = False
-        if nominal:
-            avail = _FULL_AVAIL
-        else:
-            avail = {}
-            for circ in CIRCUITS:
-                r = rsvr[circ]
-                air_target = AIR_LOST_PSI if _AIR_LOSS[circ] in hf else AIR_NORMAL_PSI
-                if r.air_psi != air_target:
-                    r.air_psi = _lag(r.air_psi, air_target, AIR_TAU_S, dt, 0.05)
-                    moving = True
-                q = r.qty_l
-                a = 1.0 if q >= CAVITATE_FULL_L else max(0.0, (q - CAVITATE_ZERO_L) / (CAVITATE_FULL_L - CAVITATE_ZERO_L))
-                if r.air_psi < AIR_LO_PSI:
-                    # Pumps cavitate: the delivery pressure fluctuates (deterministic in sim time).
-                    a *= 0.75 + 0.2 * math.sin(2.0 * math.pi * ac.sim_time / 6.0)
-                    fluctuating = True
-                avail[circ] = a
-
+        avail, moving, fluctuating = (_FULL_AVAIL, False, False) if nominal else self._reservoir_output(t, hf)
         # Fire shut-off valves upstream of the EDPs close with the ENG FIRE PB.
-        fv = self.fire_valve_open
-        fv[0] = not ac.fire.eng_fire_pb_released(1)
-        fv[1] = not ac.fire.eng_fire_pb_released(2)
-
-        # Pump outputs.
+        self.fire_valve_open[0] = not fire.eng_fire_pb_released(1)
+        self.fire_valve_open[1] = not fire.eng_fire_pb_released(2)
+        blue_cmd, yellow_cmd = self._pumps(t, hf, avail, elec, engines, flight)
         p = self.pump_psi
-        for i, circ, key in ((0, "green", "eng1"), (1, "yellow", "eng2")):
-            if c[_EDP_PB[i]] == "AUTO" and fv[i] and _EDP_FAIL[i] not in hf:
-                n2 = eng[i].n2_pct
-                drive = 1.0 if n2 >= EDP_FULL_N2 else max(0.0, (n2 - EDP_ZERO_N2) / (EDP_FULL_N2 - EDP_ZERO_N2))
-                p[key] = NOMINAL_PSI * drive * avail[circ]
-            else:
-                p[key] = 0.0
-        blue_cmd = (c["BLUE ELEC PUMP"] == "AUTO" and bool(el.ac_bus[0])
-                    and (not fl.on_ground or eng[0].running or eng[1].running))
-        p["blue_elec"] = NOMINAL_PSI * avail["blue"] if blue_cmd and "hyd_blue_elec_pump_fail" not in hf else 0.0
-        yellow_cmd = c["YELLOW ELEC PUMP"] == "ON" and bool(el.ac_bus[1])
-        p["yellow_elec"] = NOMINAL_PSI * avail["yellow"] if yellow_cmd and "hyd_yellow_elec_pump_fail" not in hf else 0.0
-        rat_psi = 0.0
-        if self.rat_deployed and self.rat_spin_s >= RAT_SPIN_UP_S and "hyd_rat_fail" not in hf:
-            rat_psi = max(0.0, min(RAT_PSI, RAT_PSI - (RAT_FULL_KT - fl.ias_kt) * RAT_LOSS_PSI_PER_KT))
-        p["rat"] = rat_psi * avail["blue"]
         target = {
             "green": p["eng1"],
             "blue": max(p["blue_elec"], p["rat"]),
             "yellow": max(p["eng2"], p["yellow_elec"]),
         }
+        changed |= self._ptu(t, hf, avail, target, elec.dc_bus_powered(2), flight.on_ground)
+        circuit_moved, latch_changed = self._circuits(t.dt, target)
+        moving |= circuit_moved
+        changed |= latch_changed
+        if not nominal:
+            fluid_moved, fluid_changed = self._fluid(t, hf)
+            moving |= fluid_moved
+            changed |= fluid_changed
+        new_lo = self._pressure_switches(t.controls, engines, blue_cmd, yellow_cmd)
+        changed |= new_lo
+        lo = self.lo_pr
+        self.transient = changed or moving or fluctuating or (self.rat_deployed and self.rat_spin_s < RAT_SPIN_UP_S)
+        # What the FWC needs to look further (the HYD alerts test this first).
+        self.abnormal = (lo["green"] or lo["blue"] or lo["yellow"] or any(self.pump_lo_pr.values())
+                         or not self._nominal)
 
-        # PTU: automatic, on the actual pressure difference; inhibited during the first
-        # engine start (on ground, exactly one ENG MASTER ON, parking brake ON); its
-        # control valve needs DC BUS 2.
+    def _rat(self, t: Tick, elec: ElecForHyd, flight: FlightConditions) -> bool:
+        """RAT: automatic with AC BUS 1+2 lost in flight; manual from the HYD or EMER ELEC PWR panel.
+        Never restowed in flight. True when it has just deployed."""
+        rat_was = self.rat_deployed
+        if t.pushed("EMER ELEC PWR MAN ON"):
+            self.emer_man_on = True
+            self.rat_deployed = True
+        if t.pushed("RAT MAN ON"):
+            self.rat_deployed = True
+        if (not flight.on_ground and flight.ias_kt > 100.0 and not elec.ac_bus_powered(1)
+                and not elec.ac_bus_powered(2)):
+            self.rat_deployed = True
+        if self.rat_deployed:
+            self.rat_spin_s = min(RAT_SPIN_UP_S, self.rat_spin_s + t.dt)
+        return self.rat_deployed and not rat_was
+
+    def _reservoir_output(self, t: Tick, hf: Set[str]) -> tuple[dict[str, float], bool, bool]:
+        """Reservoir air pressure, and the share of its rated output each reservoir lets its pumps
+        deliver: a low level cavitates, low air pressure fluctuates. Returns (shares, air still
+        moving, fluctuating)."""
+        avail: dict[str, float] = {}
+        moving = fluctuating = False
+        for circ in CIRCUITS:
+            r = self.rsvr[circ]
+            air_target = AIR_LOST_PSI if _AIR_LOSS[circ] in hf else AIR_NORMAL_PSI
+            if r.air_psi != air_target:
+                r.air_psi = _lag(r.air_psi, air_target, AIR_TAU_S, t.dt, 0.05)
+                moving = True
+            q = r.qty_l
+            a = 1.0 if q >= CAVITATE_FULL_L else max(0.0, (q - CAVITATE_ZERO_L) / (CAVITATE_FULL_L - CAVITATE_ZERO_L))
+            if r.air_psi < AIR_LO_PSI:
+                # Pumps cavitate: the delivery pressure fluctuates (deterministic in sim time).
+                a *= 0.75 + 0.2 * math.sin(2.0 * math.pi * t.now_s / 6.0)
+                fluctuating = True
+            avail[circ] = a
+        return avail, moving, fluctuating
+
+    def _pumps(self, t: Tick, hf: Set[str], avail: dict[str, float], elec: ElecForHyd, engines: EnginesForHyd,
+               flight: FlightConditions) -> tuple[bool, bool]:
+        """Each pump's outlet pressure. Returns whether the Blue and Yellow electric pumps are commanded."""
+        c = t.controls
+        p = self.pump_psi
+        fv = self.fire_valve_open
+        for i, circ, key in ((0, "green", "eng1"), (1, "yellow", "eng2")):
+            if c[_EDP_PB[i]] == "AUTO" and fv[i] and _EDP_FAIL[i] not in hf:
+                n2 = engines.n2_pct(i + 1)
+                drive = 1.0 if n2 >= EDP_FULL_N2 else max(0.0, (n2 - EDP_ZERO_N2) / (EDP_FULL_N2 - EDP_ZERO_N2))
+                p[key] = NOMINAL_PSI * drive * avail[circ]
+            else:
+                p[key] = 0.0
+        blue_cmd = (c["BLUE ELEC PUMP"] == "AUTO" and elec.ac_bus_powered(1)
+                    and (not flight.on_ground or engines.any_running))
+        p["blue_elec"] = NOMINAL_PSI * avail["blue"] if blue_cmd and "hyd_blue_elec_pump_fail" not in hf else 0.0
+        yellow_cmd = c["YELLOW ELEC PUMP"] == "ON" and elec.ac_bus_powered(2)
+        p["yellow_elec"] = NOMINAL_PSI * avail["yellow"] if yellow_cmd and "hyd_yellow_elec_pump_fail" not in hf else 0.0
+        rat_psi = 0.0
+        if self.rat_deployed and self.rat_spin_s >= RAT_SPIN_UP_S and "hyd_rat_fail" not in hf:
+            rat_psi = max(0.0, min(RAT_PSI, RAT_PSI - (RAT_FULL_KT - flight.ias_kt) * RAT_LOSS_PSI_PER_KT))
+        p["rat"] = rat_psi * avail["blue"]
+        return blue_cmd, yellow_cmd
+
+    def _ptu(self, t: Tick, hf: Set[str], avail: dict[str, float], target: dict[str, float], dc_2: bool,
+             on_ground: bool) -> bool:
+        """PTU: automatic, on the actual pressure difference; inhibited during the first engine start
+        (on ground, exactly one ENG MASTER ON, parking brake ON); its control valve needs DC BUS 2.
+        Raises the driven side's target. True if it started or stopped."""
+        c = t.controls
         press = self.pressure_psi
-        inhibited = (fl.on_ground and (c["ENG MASTER 1"] == "ON") != (c["ENG MASTER 2"] == "ON")
+        inhibited = (on_ground and (c["ENG MASTER 1"] == "ON") != (c["ENG MASTER 2"] == "ON")
                      and c["PARKING BRK"] == "ON")
         ptu_auto = c["PTU"] == "AUTO"
         diff = press["green"] - press["yellow"]
         ptu_was = self.ptu_running
-        if not (ptu_auto and el.dc_bus[1] and not inhibited and "hyd_ptu_fail" not in hf):
+        if not (ptu_auto and dc_2 and not inhibited and "hyd_ptu_fail" not in hf):
             self.ptu_running = False
         elif diff > PTU_START_DIFF_PSI or diff < -PTU_START_DIFF_PSI:
             self.ptu_running = True
             self.ptu_to = "green" if diff < 0 else "yellow"
         elif self.ptu_running and abs(diff) < PTU_STOP_DIFF_PSI:
             self.ptu_running = False
-        changed = changed or self.ptu_running != ptu_was
         self.ptu_dry = False
         if self.ptu_running:
             weak = self.ptu_to
@@ -269,15 +311,19 @@ class Hyd:
         else:
             self.ptu_to = ""
         self.ptu_inop = not ptu_auto or (
-            el.dc_bus[1] and not inhibited and abs(diff) > PTU_START_DIFF_PSI and not self.ptu_running)
+            dc_2 and not inhibited and abs(diff) > PTU_START_DIFF_PSI and not self.ptu_running)
+        return self.ptu_running != ptu_was
 
-        # Circuit pressures and their low-pressure latches.
+    def _circuits(self, dt: float, target: dict[str, float]) -> tuple[bool, bool]:
+        """Circuit pressures and their low-pressure latches. Returns (a pressure still moves, a latch changed)."""
+        press = self.pressure_psi
         lo = self.lo_pr
+        moving = changed = False
         for circ in CIRCUITS:
             old = press[circ]
-            t = target[circ]
-            if old != t:
-                press[circ] = pr = _lag(old, t, RISE_TAU_S if t > old else DECAY_TAU_S, dt, 1.0)
+            tgt = target[circ]
+            if old != tgt:
+                press[circ] = pr = _lag(old, tgt, RISE_TAU_S if tgt > old else DECAY_TAU_S, dt, 1.0)
                 moving = True
                 was_lo = lo[circ]
                 if pr <= LO_PR_SET_PSI:
@@ -285,51 +331,57 @@ class Hyd:
                 elif pr >= LO_PR_RESET_PSI:
                     lo[circ] = False
                 changed = changed or lo[circ] != was_lo
+        return moving, changed
 
-        # External leaks and return-fluid temperature: a failing pump heats its circuit while it
-        # runs; a dry PTU heats the side driving it.
-        if not nominal:
-            for circ in CIRCUITS:
-                r = rsvr[circ]
-                if _LEAK[circ] in hf and r.qty_l > 0.0 and press[circ] > 0.0:
-                    flow = LEAK_LPS * press[circ] / NOMINAL_PSI
-                    r.qty_l = max(0.0, r.qty_l - flow * dt)
-                    moving = moving or flow > 0.001
-                hot = _OVHT[circ] in hf or _OVHT_TRANSIENT[circ] in hf
-                t_target = PUMP_OVHT_C if hot and p[_OVHT_PUMP[circ]] > 0.0 else FLUID_NORMAL_C
-                if self.ptu_dry and circ != self.ptu_to and circ != "blue":
-                    t_target = PTU_DRY_C if PTU_DRY_C > t_target else t_target
-                if r.temp_c != t_target:
-                    r.temp_c = _lag(r.temp_c, t_target, HEAT_TAU_S if t_target > r.temp_c else COOL_TAU_S, dt, 0.1)
-                    moving = True
-                was_ovht = r.ovht
-                if r.temp_c > OVHT_SET_C:
-                    r.ovht = True
-                elif r.temp_c < OVHT_RESET_C:
-                    r.ovht = False
-                changed = changed or r.ovht != was_ovht
-                if (_OVHT_TRANSIENT[circ] in hf and c[_OVHT_PB[circ]] == "OFF" and not r.ovht
-                        and r.temp_c < OVHT_RESET_C):
-                    ac.clear_failure(_OVHT_TRANSIENT[circ])
-                    changed = True
-            self._nominal = all(r.qty_l >= RSVR_NORMAL_L[k] and r.air_psi == AIR_NORMAL_PSI
-                                and r.temp_c == FLUID_NORMAL_C and not r.ovht for k, r in rsvr.items())
+    def _fluid(self, t: Tick, hf: Set[str]) -> tuple[bool, bool]:
+        """External leaks and return-fluid temperature: a failing pump heats its circuit while it
+        runs; a dry PTU heats the side driving it. Returns (still moving, an overheat latch changed)."""
+        moving = changed = False
+        press = self.pressure_psi
+        p = self.pump_psi
+        for circ in CIRCUITS:
+            r = self.rsvr[circ]
+            if _LEAK[circ] in hf and r.qty_l > 0.0 and press[circ] > 0.0:
+                flow = LEAK_LPS * press[circ] / NOMINAL_PSI
+                r.qty_l = max(0.0, r.qty_l - flow * t.dt)
+                moving = moving or flow > 0.001
+            hot = _OVHT[circ] in hf or _OVHT_TRANSIENT[circ] in hf
+            t_target = PUMP_OVHT_C if hot and p[_OVHT_PUMP[circ]] > 0.0 else FLUID_NORMAL_C
+            if self.ptu_dry and circ != self.ptu_to and circ != "blue":
+                t_target = PTU_DRY_C if PTU_DRY_C > t_target else t_target
+            if r.temp_c != t_target:
+                r.temp_c = _lag(r.temp_c, t_target, HEAT_TAU_S if t_target > r.temp_c else COOL_TAU_S, t.dt, 0.1)
+                moving = True
+            was_ovht = r.ovht
+            if r.temp_c > OVHT_SET_C:
+                r.ovht = True
+            elif r.temp_c < OVHT_RESET_C:
+                r.ovht = False
+            changed = changed or r.ovht != was_ovht
+            if (_OVHT_TRANSIENT[circ] in hf and t.controls[_OVHT_PB[circ]] == "OFF" and not r.ovht
+                    and r.temp_c < OVHT_RESET_C):
+                t.resolve(_OVHT_TRANSIENT[circ])
+                changed = True
+        self._nominal = all(r.qty_l >= RSVR_NORMAL_L[k] and r.air_psi == AIR_NORMAL_PSI
+                            and r.temp_c == FLUID_NORMAL_C and not r.ovht for k, r in self.rsvr.items())
+        return moving, changed
 
-        # Pump pressure switches: low while the pump should be delivering.
+    def _pressure_switches(self, c: Mapping[str, str], engines: EnginesForHyd, blue_cmd: bool,
+                           yellow_cmd: bool) -> bool:
+        """Pump pressure switches: low while the pump should be delivering. True if any changed."""
+        p = self.pump_psi
+        fv = self.fire_valve_open
         plo = self.pump_lo_pr
         new_lo = (
-            c["ENG 1 PUMP"] == "AUTO" and eng[0].running and fv[0] and p["eng1"] < PUMP_LO_PR_PSI,
-            c["ENG 2 PUMP"] == "AUTO" and eng[1].running and fv[1] and p["eng2"] < PUMP_LO_PR_PSI,
+            c["ENG 1 PUMP"] == "AUTO" and engines.running(1) and fv[0] and p["eng1"] < PUMP_LO_PR_PSI,
+            c["ENG 2 PUMP"] == "AUTO" and engines.running(2) and fv[1] and p["eng2"] < PUMP_LO_PR_PSI,
             blue_cmd and p["blue_elec"] < PUMP_LO_PR_PSI,
             yellow_cmd and p["yellow_elec"] < PUMP_LO_PR_PSI,
         )
-        if new_lo != (plo["eng1"], plo["eng2"], plo["blue_elec"], plo["yellow_elec"]):
-            changed = True
-            plo["eng1"], plo["eng2"], plo["blue_elec"], plo["yellow_elec"] = new_lo
-
-        self.transient = changed or moving or fluctuating or (self.rat_deployed and self.rat_spin_s < RAT_SPIN_UP_S)
-        # What the FWC needs to look further (the HYD alerts test this first).
-        self.abnormal = (lo["green"] or lo["blue"] or lo["yellow"] or any(new_lo) or not self._nominal)
+        if new_lo == (plo["eng1"], plo["eng2"], plo["blue_elec"], plo["yellow_elec"]):
+            return False
+        plo["eng1"], plo["eng2"], plo["blue_elec"], plo["yellow_elec"] = new_lo
+        return True
 
     # ---- read-outs ----------------------------------------------------------------
     def vars(self) -> dict[str, object]:

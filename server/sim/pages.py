@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import UnknownPageError
+from .flight import characteristic_speeds
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
@@ -24,7 +25,11 @@ def render(ac: Aircraft, name: str) -> dict[str, object]:
     body = fn(ac) if fn is not None else {}
     if key == "COND":
         body = {**body, "ventilation": ac.vent.page(ac)}
-    fl = ac.flight
-    return {"page": key, "sim_time_s": ac.sim_time,
-            "flight": {"altitude_ft": round(fl.altitude_ft), "ias_kt": round(fl.ias_kt), "phase": fl.phase,
-                       "on_ground": fl.on_ground}, **body}
+    return {"page": key, "sim_time_s": ac.sim_time, "flight": flight_header(ac), **body}
+
+
+def flight_header(ac: Aircraft) -> dict[str, object]:
+    """The PFD's numbers, the FMA and the FCU selections: shown with every page so the crew can fly."""
+    c = ac.controls
+    fcu = {"alt": c["FCU ALT"], "spd": c["FCU SPD"], "hdg": c["FCU HDG"], "vs": c["FCU V/S"]}
+    return {**ac.flight.header(characteristic_speeds(ac.flight)), "fma": ac.fg.fma(), "fcu": fcu}

@@ -24,14 +24,28 @@ that, so it is always a harness write).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .reads import FlightConditions
+from .tick import STEADY_STEP_S, Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class CabinInflow(Protocol):
+    @property
+    def pack_flow_pct(self) -> Sequence[float]: ...
+    @property
+    def pack_inflow(self) -> float: ...
+    @property
+    def ram_air_open(self) -> bool: ...
+
 
 LDG_ELEVS = ("AUTO", "-2000 FT", "0 FT", "2000 FT", "4000 FT", "6000 FT", "8000 FT", "10000 FT", "12000 FT",
              "14000 FT")
@@ -78,7 +92,9 @@ CAB_DESCENT_FPM = -300.0
 CAB_GAIN_PER_MIN = 3.0  # fpm commanded per ft off schedule
 EXCESS_CAB_ALT_FT = 9550.0
 EXCESS_CAB_ALT_RESET_FT = 9250.0
+PAX_OXYGEN_CAB_ALT_FT = 14000.0  # passenger masks drop automatically above this
 TELEPORT_FT = 1000.0
+SMOOTH_STEP_S = 1.0
 
 
 def isa_psi(alt_ft: float) -> float:
@@ -122,6 +138,8 @@ class Press:
     cabin_psi: float = P0_PSI
     cabin_alt_ft: float = 0.0
     cabin_vs_fpm: float = 0.0
+    cabin_alt_peak_ft: float = 0.0  # highest cabin altitude since the crew's record began (the harness resets it)
+    cabin_above_14000_ft_s: float = 0.0  # time the cabin spent above 14,000 ft (passengers on oxygen) since then
     diff_psi: float = 0.0
     ofv_pct: float = 100.0
     safety_valve_open: bool = False
@@ -130,9 +148,11 @@ class Press:
     auto_control: bool = True  # an active CPC drives the outflow valve
     excess_cab_alt: bool = False
     ram_air_flowing: bool = False
-    inflow: float = 0.0
+    inflow_packs: float = 0.0  # air in, in packs at NORM flow
     last_alt_ft: float = 0.0
-    transient: bool = True
+    transient: bool = True  # a discrete change (valve, controller, alert threshold): 0.2 s steps
+    max_step_s: float = STEADY_STEP_S  # a cabin still moving smoothly tolerates 1 s steps
+    _settled: bool = False  # nothing moves: with unchanged inputs the update can be skipped
     _inputs_seen: tuple = ()
 
     # ---- the orifice model --------------------------------------------------------
@@ -150,71 +170,85 @@ class Press:
             return 0.0
         return min(100.0, 100.0 * math.sqrt(area / OFV_AREA))
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        c = ac.controls
-        f = ac.failures
-        fl = ac.flight
-        b = ac.bleed
+    def update(self, t: Tick, bleed: CabinInflow, flight: FlightConditions) -> None:
+        c, f = t.controls, t.failures
+        if self.cabin_alt_ft > PAX_OXYGEN_CAB_ALT_FT:  # exposure counts while the cabin stands still too
+            self.cabin_above_14000_ft_s += t.dt
         # Steady and nothing new to react to: the cabin is at a fixed point.
-        inputs = (fl.altitude_ft, fl.on_ground, b.pack_flow_pct[0], b.pack_flow_pct[1], b.ram_air_open,
-                  b.ram_air_open and fl.ias_kt, _panel(c), f & OWN_FAILURES)
-        if not self.transient and inputs == self._inputs_seen:
+        inputs = (flight.altitude_ft, flight.on_ground, bleed.pack_flow_pct[0], bleed.pack_flow_pct[1],
+                  bleed.ram_air_open, bleed.ram_air_open and flight.ias_kt, _panel(c), f & OWN_FAILURES)
+        if self._settled and inputs == self._inputs_seen:
             return
         self._inputs_seen = inputs
-        alt = fl.altitude_ft
+        alt = flight.altitude_ft
         p_amb = isa_psi(alt)
         ldg = ldg_elev_ft(c["LDG ELEV"])
         was = (self.excess_cab_alt, self.safety_valve_open, self.active_cpc, self.auto_control, self.ram_air_flowing)
+        self._controllers(c, f)
+        if abs(alt - self.last_alt_ft) > TELEPORT_FT:
+            self._settle(alt, p_amb, ldg, bleed.pack_inflow, flight.on_ground)
+        self.last_alt_ft = alt
+        # Air in: packs, and ram air once the cabin is (nearly) unpressurised.
+        dp = self.cabin_psi - p_amb
+        ram = 0.0
+        if bleed.ram_air_open and not flight.on_ground and dp < 1.0:
+            ram = RAM_AIR_FLOW * min(1.0, 1.0 - dp) * min(1.0, flight.ias_kt / 250.0)
+        self.ram_air_flowing = ram > 0.0
+        q_in = bleed.pack_inflow + ram
+        self.inflow_packs = q_in
+        ofv_was = self.ofv_pct
+        target, rate = self._ofv_command(c, f, q_in, dp, alt, ldg, bleed.ram_air_open, flight.on_ground)
+        step = rate * t.dt
+        self.ofv_pct = min(100.0, max(0.0, self.ofv_pct + max(-step, min(step, target - self.ofv_pct))))
+        self._integrate(t.dt, q_in, p_amb)
+        # FWC excess cabin altitude (with hysteresis).
+        if self.cabin_alt_ft > EXCESS_CAB_ALT_FT:
+            self.excess_cab_alt = True
+        elif self.cabin_alt_ft < EXCESS_CAB_ALT_RESET_FT:
+            self.excess_cab_alt = False
+        now = (self.excess_cab_alt, self.safety_valve_open, self.active_cpc, self.auto_control, self.ram_air_flowing)
+        moving = abs(self.cabin_vs_fpm) > 1.0 or abs(self.ofv_pct - ofv_was) > 1e-3
+        self.transient = now != was
+        self._settled = not moving and not self.transient
+        # The cabin integrates in sub-steps and the valve is rate limited: a smooth climb or descent of the
+        # cabin is accurate in 1 s steps; the 0.2 s ticks are for the discrete changes.
+        self.max_step_s = SMOOTH_STEP_S if moving else STEADY_STEP_S
 
-        # Controllers: the active CPC hands over to the other one when it fails.
+    def _controllers(self, c: Mapping[str, str], f: Set[str]) -> None:
+        """The active CPC hands over to the other one when it fails; AUTO needs one of them."""
         self.cpc_ok[0] = "press_cpc1_fault" not in f
         self.cpc_ok[1] = "press_cpc2_fault" not in f
         if not self.cpc_ok[self.active_cpc - 1] and self.cpc_ok[2 - self.active_cpc]:
             self.active_cpc = 3 - self.active_cpc
+        self.auto_control = c["CAB PRESS MODE SEL"] == "AUTO" and (self.cpc_ok[0] or self.cpc_ok[1])
+
+    def _ofv_command(self, c: Mapping[str, str], f: Set[str], q_in: float, dp: float, alt: float, ldg: float,
+                     ram_air_open: bool, on_ground: bool) -> tuple[float, float]:
+        """Where the outflow valve is driven (%) and how fast (%/s)."""
         auto = c["CAB PRESS MODE SEL"] == "AUTO"
-        self.auto_control = auto and (self.cpc_ok[0] or self.cpc_ok[1])
-
-        if abs(alt - self.last_alt_ft) > TELEPORT_FT:
-            self._settle(alt, p_amb, ldg, ac.bleed.pack_inflow, fl.on_ground)
-        self.last_alt_ft = alt
-
-        # Air in: packs, and ram air once the cabin is (nearly) unpressurised.
-        dp = self.cabin_psi - p_amb
-        ram = 0.0
-        if ac.bleed.ram_air_open and not fl.on_ground and dp < 1.0:
-            ram = RAM_AIR_FLOW * min(1.0, 1.0 - dp) * min(1.0, fl.ias_kt / 250.0)
-        self.ram_air_flowing = ram > 0.0
-        q_in = ac.bleed.pack_inflow + ram
-        self.inflow = q_in
-
-        # Outflow valve.
-        ofv_was = self.ofv_pct
         if "press_outflow_valve_stuck_open" in f:
-            target, rate = max(OFV_JAM_PCT, self.ofv_pct), RUNAWAY_OFV_RATE_PCT_S
-        elif c["DITCHING"] == "ON" and auto:
-            target, rate = 0.0, AUTO_OFV_RATE_PCT_S
-        elif not auto:
+            return max(OFV_JAM_PCT, self.ofv_pct), RUNAWAY_OFV_RATE_PCT_S
+        if c["DITCHING"] == "ON" and auto:
+            return 0.0, AUTO_OFV_RATE_PCT_S
+        if not auto:
             sw = c["MAN V/S CTL"]
-            target = 100.0 if sw == "UP" else (0.0 if sw == "DN" else self.ofv_pct)
-            rate = MAN_OFV_RATE_PCT_S
-        elif not self.auto_control:
-            target, rate = self.ofv_pct, 0.0  # both controllers lost: the valve stays where it is
-        elif fl.on_ground:
-            target, rate = 100.0, AUTO_OFV_RATE_PCT_S
-        elif ac.bleed.ram_air_open and dp < 1.0:
-            target, rate = 50.0, AUTO_OFV_RATE_PCT_S  # ram air: the valve opens to about half
-        else:
-            # Follow the schedule: command a cabin rate, then open the valve just enough.
-            r_fpm = (schedule_ft(alt, ldg) - self.cabin_alt_ft) * CAB_GAIN_PER_MIN
-            r_fpm = min(CAB_CLIMB_FPM, max(CAB_DESCENT_FPM, r_fpm))
-            dpdh = -5.2559 * 6.8756e-6 * self.cabin_psi / max(0.05, 1.0 - 6.8756e-6 * self.cabin_alt_ft)
-            want = r_fpm / 60.0 * dpdh  # psi/s
-            target = self._ofv_for(q_in - want / K_PSI_PER_FLOW_S, dp)
-            rate = AUTO_OFV_RATE_PCT_S
-        step = rate * dt
-        self.ofv_pct = min(100.0, max(0.0, self.ofv_pct + max(-step, min(step, target - self.ofv_pct))))
+            return (100.0 if sw == "UP" else (0.0 if sw == "DN" else self.ofv_pct)), MAN_OFV_RATE_PCT_S
+        if not self.auto_control:
+            return self.ofv_pct, 0.0  # both controllers lost: the valve stays where it is
+        if on_ground:
+            return 100.0, AUTO_OFV_RATE_PCT_S
+        if ram_air_open and dp < 1.0:
+            return 50.0, AUTO_OFV_RATE_PCT_S  # ram air: the valve opens to about half
+        # Follow the schedule: command a cabin rate, then open the valve just enough.
+        r_fpm = (schedule_ft(alt, ldg) - self.cabin_alt_ft) * CAB_GAIN_PER_MIN
+        r_fpm = min(CAB_CLIMB_FPM, max(CAB_DESCENT_FPM, r_fpm))
+        dpdh = -5.2559 * 6.8756e-6 * self.cabin_psi / max(0.05, 1.0 - 6.8756e-6 * self.cabin_alt_ft)
+        want = r_fpm / 60.0 * dpdh  # psi/s
+        return self._ofv_for(q_in - want / K_PSI_PER_FLOW_S, dp), AUTO_OFV_RATE_PCT_S
 
-        # Integrate cabin pressure; sub-steps keep the explicit step stable when dP is near zero.
+    def _integrate(self, dt: float, q_in: float, p_amb: float) -> None:
+        """Cabin pressure from the air-mass balance; sub-steps keep the explicit step stable when dP is near zero."""
+        dp = self.cabin_psi - p_amb
         area = LEAK_AREA + OFV_AREA * (self.ofv_pct / 100.0) ** 2
         tau = 1.0 / (K_PSI_PER_FLOW_S * (area * _dg(dp) + RELIEF_GAIN * (abs(_relief(dp)) > 0)))
         n = max(1, math.ceil(dt / (0.5 * tau)))
@@ -228,16 +262,13 @@ class Press:
         self.diff_psi = p - p_amb
         self.cabin_alt_ft = isa_alt_ft(p)
         self.cabin_vs_fpm = (self.cabin_alt_ft - old_alt) / dt * 60.0
+        self.cabin_alt_peak_ft = max(self.cabin_alt_peak_ft, self.cabin_alt_ft)
         self.safety_valve_open = _relief(self.diff_psi) != 0.0
 
-        # FWC excess cabin altitude (with hysteresis).
-        if self.cabin_alt_ft > EXCESS_CAB_ALT_FT:
-            self.excess_cab_alt = True
-        elif self.cabin_alt_ft < EXCESS_CAB_ALT_RESET_FT:
-            self.excess_cab_alt = False
-
-        now = (self.excess_cab_alt, self.safety_valve_open, self.active_cpc, self.auto_control, self.ram_air_flowing)
-        self.transient = abs(self.cabin_vs_fpm) > 1.0 or abs(self.ofv_pct - ofv_was) > 1e-3 or now != was
+    def reset_peak(self) -> None:
+        """(harness) The recorded peak and exposure start again from now."""
+        self.cabin_alt_peak_ft = self.cabin_alt_ft
+        self.cabin_above_14000_ft_s = 0.0
 
     def _settle(self, alt: float, p_amb: float, ldg: float, q_in: float, on_ground: bool) -> None:
         """Put the cabin on its schedule with the outflow valve at its equilibrium opening."""
@@ -251,6 +282,8 @@ class Press:
         return {
             "press.cabin_alt_ft": round(self.cabin_alt_ft),
             "press.cabin_vs_fpm": round(self.cabin_vs_fpm),
+            "press.cabin_alt_peak_ft": round(self.cabin_alt_peak_ft),
+            "press.cabin_above_14000_ft_s": round(self.cabin_above_14000_ft_s, 1),
             "press.diff_psi": round(self.diff_psi, 2),
             "press.cabin_press_psi": round(self.cabin_psi, 3),
             "press.outflow_valve_pct": round(self.ofv_pct, 1),

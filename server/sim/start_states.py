@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from .aircraft import Aircraft
 from .errors import UnknownStartStateError
+from .flight.atmosphere import cas_from_mach
 
 
 def _until(ac: Aircraft, cond: Callable[[], bool], limit_s: float, what: str) -> None:
@@ -60,16 +61,24 @@ def _apu_off(ac: Aircraft) -> None:
     _until(ac, lambda: not ac.apu.running, 180.0, "APU shut down")
 
 
-def _airborne(ac: Aircraft, altitude_ft: float, ias_kt: float, fcu: str, lever: str = "CL") -> None:
-    for name, pos in (("PARKING BRK", "OFF"), ("THR LEVER 1", lever), ("THR LEVER 2", lever),
-                      ("FCU ALT", fcu), ("SIGNS", "ON"), ("TCAS MODE SEL", "TA/RA")):
+def _airborne(ac: Aircraft, altitude_ft: float, ias_kt: float, fcu_alt: str, *, vertical: str = "ALT",
+              fcu_spd: str | None = None, minutes_above_fl300: float = 0.0, config: str = "CLEAN",
+              gear_down: bool = False) -> None:
+    """Flight conditions are written, the rest is flown: AP 1 and A/THR on, thrust levers in CL,
+    `vertical` ALT (level), CLB or DES (the ALT knob pushed). `fcu_spd` flies a selected speed.
+    `minutes_above_fl300` is the flight's history (a cruise long enough to deaerate the fuel, for the
+    gravity feed ceiling)."""
+    for name, pos in (("PARKING BRK", "OFF"), ("THR LEVER 1", "CL"), ("THR LEVER 2", "CL"),
+                      ("FCU ALT", fcu_alt), ("FCU SPD", fcu_spd or "250 KT"), ("SIGNS", "ON"),
+                      ("TCAS MODE SEL", "TA/RA"), ("AP 1", "ON"), ("A/THR", "ON")):
         ac.set_control(name, pos)
-    fl = ac.flight
-    fl.on_ground = False
-    fl.altitude_ft = altitude_ft
-    fl.ias_kt = ias_kt
-    fl.phase = "cruise"
-    ac.advance(20.0)
+    ac.set_flight_conditions(altitude_ft=altitude_ft, ias_kt=ias_kt, on_ground=False, config=config,
+                             gear_down=gear_down, fuel_minutes_above_fl300=minutes_above_fl300)
+    if fcu_spd:
+        ac.set_control("FCU SPD KNOB", "PULL")
+    if vertical in ("CLB", "DES"):
+        ac.set_control("FCU ALT KNOB", "PUSH")
+    ac.advance(40.0)  # engines and A/THR settle on the new condition
 
 
 def _new(world: dict[str, object]) -> Aircraft:
@@ -100,9 +109,10 @@ def engines_running(world: dict[str, object]) -> Aircraft:
 def takeoff_roll(world: dict[str, object]) -> Aircraft:
     ac = engines_running(world)
     _apu_off(ac)
-    for name, pos in (("PARKING BRK", "OFF"), ("SIGNS", "ON"), ("TCAS MODE SEL", "TA/RA"),
-                      ("THR LEVER 1", "FLX/MCT"), ("THR LEVER 2", "FLX/MCT"), ("FCU ALT", "FL100")):
+    for name, pos in (("PARKING BRK", "OFF"), ("SIGNS", "ON"), ("TCAS MODE SEL", "TA/RA"), ("A/THR", "ON"),
+                      ("AP 1", "ON"), ("THR LEVER 1", "FLX/MCT"), ("THR LEVER 2", "FLX/MCT"), ("FCU ALT", "FL100")):
         ac.set_control(name, pos)
+    ac.set_flight_conditions(config="CONF 1+F")
     ac.flight.phase = "takeoff_roll"
     ac.flight.ias_kt = 40.0
     ac.advance(5.0)
@@ -112,28 +122,29 @@ def takeoff_roll(world: dict[str, object]) -> Aircraft:
 def climb(world: dict[str, object]) -> Aircraft:
     ac = engines_running(world)
     _apu_off(ac)
-    _airborne(ac, 12000.0, 290.0, "FL350")
+    _airborne(ac, 12000.0, 290.0, "FL350", vertical="CLB")
     return ac
 
 
 def cruise(world: dict[str, object]) -> Aircraft:
     ac = engines_running(world)
     _apu_off(ac)
-    _airborne(ac, 35000.0, 270.0, "FL350")
+    _airborne(ac, 35000.0, cas_from_mach(0.78, 35000.0), "FL350", minutes_above_fl300=60.0)
     return ac
 
 
 def descent(world: dict[str, object]) -> Aircraft:
     ac = engines_running(world)
     _apu_off(ac)
-    _airborne(ac, 24000.0, 290.0, "FL100", lever="IDLE")
+    _airborne(ac, 24000.0, 290.0, "FL100", vertical="DES", minutes_above_fl300=60.0)
     return ac
 
 
 def approach(world: dict[str, object]) -> Aircraft:
     ac = engines_running(world)
     _apu_off(ac)
-    _airborne(ac, 3000.0, 160.0, "3000 FT", lever="CL")
+    _airborne(ac, 3000.0, 160.0, "3000 FT", fcu_spd="160 KT", minutes_above_fl300=60.0, config="CONF 3",
+              gear_down=True)
     return ac
 
 
@@ -170,9 +181,6 @@ def build(name: str, world: dict[str, object] | None = None, *, cached: bool = T
 
 
 def _finish(ac: Aircraft) -> Aircraft:
-    # Setup actions are the harness's, not the crew's: start the crew's record empty.
-    ac.events.clear()
-    ac.fwc.onsets.clear()
-    ac.fwc.active = ()
+    ac.start_crew_record()  # setup actions are the harness's, not the crew's
     ac.advance(0.2)
     return ac

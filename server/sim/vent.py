@@ -15,12 +15,19 @@ guarded, no arming needed) suppresses the fire; the smoke then clears.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Control, Failure
+from .tick import Tick
 
 if TYPE_CHECKING:
     from .aircraft import Aircraft
+
+
+# ---- what this system reads -----------------------------------------------------------
+class AcPower(Protocol):
+    @property
+    def any_ac(self) -> bool: ...
 
 CONTROLS = (
     Control("BLOWER", "VENT", ("AUTO", "OVRD"), "AUTO", description="Avionics ventilation blower"),
@@ -51,7 +58,7 @@ class Vent:
     blower_failed: bool = False
     extract_failed: bool = False
     cab_fans_running: bool = False
-    fwd_cargo_smoke: float = 0.0  # smoke density in the forward cargo compartment
+    fwd_cargo_smoke_density: float = 0.0  # 0 (clear) to 1 (dense) in the forward cargo compartment
     fwd_cargo_smoke_detected: bool = False
     fwd_cargo_fire: bool = False
     fwd_cargo_suppressed: bool = False  # the current fire has been put out by the agent
@@ -61,16 +68,16 @@ class Vent:
     transient: bool = False
     _inputs: tuple = ()  # (crew actions seen, AC powered) at the last full update
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        f = ac.failures
-        powered = ac.elec.any_ac
-        inputs = (len(ac.events), powered)
+    def update(self, t: Tick, elec: AcPower) -> None:
+        f = t.failures
+        powered = elec.any_ac
+        inputs = (t.crew_actions, powered)
         if (inputs == self._inputs and f.isdisjoint(FAILURE_IDS) and not self.transient
-                and self.fwd_cargo_smoke == 0.0
+                and self.fwd_cargo_smoke_density == 0.0
                 and not (self.blower_failed or self.extract_failed or self.fwd_cargo_suppressed)):
             return  # no crew action, no power change, no failure (now or last tick), no smoke
         self._inputs = inputs
-        c = ac.controls
+        c, dt = t.controls, t.dt
         was = (self.fwd_cargo_smoke_detected, self.fwd_isol_valves_open, self.cargo_agent_discharged,
                self.blower_running, self.extract_running, self.cab_fans_running, self.fwd_cargo_fire)
 
@@ -80,9 +87,9 @@ class Vent:
         self.extract_running = powered and not self.extract_failed
         self.cab_fans_running = powered and c["CAB FANS"] == "ON"
 
-        if ac.take_push("CARGO AGENT") and not self.cargo_agent_discharged:
+        if t.pushed("CARGO AGENT") and not self.cargo_agent_discharged:
             self.cargo_agent_discharged = True
-            self.cargo_agent_disch_at_s = ac.sim_time
+            self.cargo_agent_disch_at_s = t.now_s
         burning_source = "smoke_fwd_cargo_fire" in f
         if not burning_source:
             self.fwd_cargo_suppressed = False
@@ -91,16 +98,16 @@ class Vent:
         self.fwd_cargo_fire = burning_source and not self.fwd_cargo_suppressed
         target = 1.0 if self.fwd_cargo_fire else 0.0
         tau = SMOKE_RISE_TAU_S if self.fwd_cargo_fire else SMOKE_CLEAR_TAU_S
-        self.fwd_cargo_smoke += (target - self.fwd_cargo_smoke) * min(1.0, dt / tau)
-        if target == 0.0 and self.fwd_cargo_smoke < 0.005:
-            self.fwd_cargo_smoke = 0.0
-        self.fwd_cargo_smoke_detected = self.fwd_cargo_smoke >= SMOKE_DETECT
+        self.fwd_cargo_smoke_density += (target - self.fwd_cargo_smoke_density) * min(1.0, dt / tau)
+        if target == 0.0 and self.fwd_cargo_smoke_density < 0.005:
+            self.fwd_cargo_smoke_density = 0.0
+        self.fwd_cargo_smoke_detected = self.fwd_cargo_smoke_density >= SMOKE_DETECT
         # Isolation valves close automatically on smoke detection, or with the PB OFF.
         self.fwd_isol_valves_open = powered and c["FWD ISOL VALVE"] == "AUTO" and not self.fwd_cargo_smoke_detected
 
         now = (self.fwd_cargo_smoke_detected, self.fwd_isol_valves_open, self.cargo_agent_discharged,
                self.blower_running, self.extract_running, self.cab_fans_running, self.fwd_cargo_fire)
-        self.transient = now != was or abs(self.fwd_cargo_smoke - target) > 0.001
+        self.transient = now != was or abs(self.fwd_cargo_smoke_density - target) > 0.001
 
     # ---- lights ------------------------------------------------------------------
     def blower_fault_light(self, ac: Aircraft) -> bool:

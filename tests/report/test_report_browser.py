@@ -22,8 +22,8 @@ from a320bench.bridge.score.scorecard import score_file
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = [ROOT / "scenarios" / p for p in
-             ("elec/gen1_fault_reset_fails.yaml", "elec/tr1_fault_cruise.yaml", "fire/eng1_cruise_first_agent.yaml")]
+SCENARIOS = [ROOT / p for p in ("scenarios/elec/gen1_fault_reset_fails.yaml", "tests/scenarios/controls/tr1_fault_only.yaml",
+                                 "scenarios/fire/eng1_cruise_first_agent.yaml")]
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                "--disable-component-update", "--disable-sync"]

@@ -146,5 +146,5 @@ def test_an_unknown_panel_in_controls_unchanged_is_a_load_error(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(text)
     _, problems = parse(bad)
-    assert [p.path for p in problems] == ["success[6].controls_unchanged[13]"]
+    assert [p.path for p in problems] == ["success[11].controls_unchanged[11]"]
     assert problems[0].message.startswith("unknown panel 'GALLEY' (panels: AIR COND, ANTI ICE, APU,")

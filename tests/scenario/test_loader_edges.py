@@ -65,3 +65,16 @@ def test_a_key_with_a_line_break_stays_on_one_line(tmp_path):
     f.write_text(ELEC + '"bad\\nkey": 1\n')
     _, problems = parse(f)
     assert [str(p) for p in problems] == [f"{f}: 'bad\\nkey': unknown field (not in the scenario schema)"]
+
+
+def test_a_step_wait_longer_than_one_wait_call_is_refused_so_the_scripted_provider_can_fly_it(tmp_path):
+    from a320bench.server.episode import MAX_WAIT_S
+    from a320bench.server.scenario.model import MAX_STEP_WAIT_S
+
+    assert MAX_STEP_WAIT_S == MAX_WAIT_S == 300
+    f = edited(tmp_path, '{control: GEN 1, position: "ON"}', '{control: GEN 1, position: "ON", then_wait_s: 301}')
+    _, problems = parse(f)
+    assert [(p.path, p.message) for p in problems] == [
+        ("ground_truth.procedure[0].steps[1].then_wait_s", "Input should be less than or equal to 300")]
+    ok = edited(tmp_path, '{control: GEN 1, position: "ON"}', '{control: GEN 1, position: "ON", then_wait_s: 300}')
+    assert parse(ok)[1] == []

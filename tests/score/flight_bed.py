@@ -39,15 +39,17 @@ def scenario(rel: str) -> Scenario:
 
 class ProcedureThen:
     """The ground-truth procedure, then `extra` actions (and waits: ("wait", seconds)), then report_done.
+    With `procedure=False`, the extra actions alone.
 
     An oracle, like the scripted provider: the runner hands it the scenario in `for_episode`."""
 
     name = "test-agent"
     model = None
 
-    def __init__(self, extra: list[tuple[str, Any]] = (), *, report: bool = True):
+    def __init__(self, extra: list[tuple[str, Any]] = (), *, report: bool = True, procedure: bool = True):
         self.extra = list(extra)
         self.report = report
+        self.procedure = procedure
 
     def meta(self) -> dict[str, Any]:
         return {}
@@ -61,7 +63,7 @@ class ProcedureThen:
         tools = view.tools
         gt = self.scenario.ground_truth
         ecam = await tools.call("read_ecam")
-        for block in gt.procedure:
+        for block in gt.procedure if self.procedure else []:
             for step in block.steps:
                 await tools.call("set_control", {"control": step.control, "position": step.position})
                 if step.then_wait_s > 0:

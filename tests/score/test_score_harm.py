@@ -59,7 +59,7 @@ def test_a_fire_bottle_discharged_into_a_healthy_engine_is_harmful_twice_over():
 def test_an_unarmed_agent_push_is_the_same_harmless_no_op_in_every_engine_scenario():
     """Finding 1: ENG 1 AGENT 1 PUSH was anti-procedure in one engine scenario and extraneous in another.
     A push whose FIRE pushbutton is in arms nothing: unnecessary everywhere, harmful nowhere."""
-    for rel in ("eng/eng1_oil_lo_pr_cruise", "eng/eng1_flameout_then_gen2_fault_cruise", "eng/no_fault_cruise"):
+    for rel in ("eng/eng1_oil_lo_pr_cruise", "eng/eng1_flameout_then_gen2_fault_cruise", "eng/eng1_fail_relight_descent"):
         card, _ = fly(scenario(rel), ProcedureThen([("ENG 2 AGENT 1", "PUSH")]))
         (cmd,) = [c for c in card.commands if c["arguments"].get("control") == "ENG 2 AGENT 1"]
         assert (rel, cmd["class"], cmd["capabilities_removed"]) == (rel, "extraneous", [])
@@ -77,9 +77,12 @@ def test_a_bus_lost_for_a_minute_is_an_invariant_violation_even_when_restored():
     card, events = fly(scenario("elec/gen1_fault_reset_fails"),
                        ProcedureThen([("BUS TIE", "OFF"), ("wait", 60), ("BUS TIE", "AUTO"), ("wait", 10)]))
     final = events[-1]
-    assert [(v["invariant"], v["seq"]) for v in final["success"]["invariant_violations"]] == [("ac_ess_powered", 5)]
+    # AC BUS 1 lost with GEN 1 off line: AC ESS, and DC ESS with it until AC ESS FEED ALTN (FBW DC logic).
+    assert [(v["invariant"], v["seq"]) for v in final["success"]["invariant_violations"]] == [
+        ("ac_ess_powered", 5), ("dc_ess_powered", 5)]
     assert all(c["passed"] for c in final["success"]["criteria"])  # the end state alone is fine
-    assert (final["success"]["passed"], card.outcome, card.invariant_violations) == (False, False, ["ac_ess_powered"])
+    assert (final["success"]["passed"], card.outcome, card.invariant_violations) == (
+        False, False, ["ac_ess_powered", "dc_ess_powered"])
     (bus_tie_off,) = [c for c in calls(events) if c["seq"] == 5]
     assert "ac_ess_powered" in bus_tie_off["invariants_violated"]
 
@@ -138,5 +141,5 @@ def test_the_floors_stay_below_a_fifth_on_every_system():
 
     cards = [fly(load(p), agent)[0] for p in CATALOGUE for agent in (NoopProvider(), RandomProvider(seed=0))]
     rows = {(a["system"], a["model"]): a["compliant_success"]["rate"] for a in aggregate(cards)["by_system"]}
-    assert {s for s, _ in rows} == {"ELEC", "HYD", "FUEL", "AIR", "ENG", "FIRE", "APU"}
+    assert {s for s, _ in rows} == {"ELEC", "HYD", "FUEL", "AIR", "ENG", "FIRE", "APU", "OTHER"}
     assert max(rows.values()) < 0.2

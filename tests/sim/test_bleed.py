@@ -3,6 +3,7 @@
 import json
 
 from a320bench.server.sim import FAILURES, build
+from sim_bed import start_apu
 
 
 def _lines(ac, title):
@@ -13,6 +14,7 @@ def _lines(ac, title):
 
 
 def test_eng_1_bleed_overpressure_in_cruise_closes_the_valve_and_shows_a_bleed_fault_caution():
+    """AIR-01."""
     ac = build("cruise")
     ac.inject_failure("air_eng1_bleed_overpressure")
     ac.advance(3.0)
@@ -29,6 +31,7 @@ def test_eng_1_bleed_overpressure_in_cruise_closes_the_valve_and_shows_a_bleed_f
 
 
 def test_eng_1_bleed_off_clears_the_caution_and_status_lists_the_lost_bleed_and_pack():
+    """AIR-01."""
     ac = build("cruise")
     ac.inject_failure("air_eng1_bleed_overpressure")
     ac.advance(3.0)
@@ -40,6 +43,7 @@ def test_eng_1_bleed_off_clears_the_caution_and_status_lists_the_lost_bleed_and_
 
 
 def test_pack_1_runs_on_eng_2_air_only_once_the_crew_opens_the_crossbleed():
+    """AIR-03."""
     ac = build("cruise")
     ac.inject_failure("air_eng1_bleed_overpressure")
     ac.advance(3.0)
@@ -57,6 +61,7 @@ def test_pack_1_runs_on_eng_2_air_only_once_the_crew_opens_the_crossbleed():
 
 
 def test_reselecting_a_bleed_with_a_persistent_overpressure_trips_it_again():
+    """AIR-01."""
     ac = build("cruise")
     ac.inject_failure("air_eng1_bleed_overpressure")
     ac.advance(3.0)
@@ -71,6 +76,7 @@ def test_reselecting_a_bleed_with_a_persistent_overpressure_trips_it_again():
 
 
 def test_precooler_overheat_trips_the_bleed_after_a_few_seconds():
+    """AIR-01."""
     ac = build("cruise")
     ac.inject_failure("air_eng2_bleed_overheat")
     ac.advance(2.0)
@@ -81,6 +87,7 @@ def test_precooler_overheat_trips_the_bleed_after_a_few_seconds():
 
 
 def test_bleed_fault_in_icing_asks_for_pack_off_and_x_bleed_open_to_keep_the_wing_anti_ice():
+    """AIR-01, FWC-02."""
     ac = build("cruise", {"icing": True})
     ac.set_control("WING ANTI ICE", "ON")
     ac.advance(2.0)
@@ -103,6 +110,7 @@ def test_bleed_fault_in_icing_asks_for_pack_off_and_x_bleed_open_to_keep_the_win
 
 
 def test_eng_1_pylon_leak_shuts_the_crossbleed_in_auto_and_keeps_apu_air_out():
+    """AIR-02."""
     ac = build("engines_running")
     ac.set_control("APU BLEED", "ON")
     ac.advance(3.0)
@@ -123,6 +131,7 @@ def test_eng_1_pylon_leak_shuts_the_crossbleed_in_auto_and_keeps_apu_air_out():
 
 
 def test_pylon_leak_lines_clear_one_by_one_as_the_crew_isolates_the_leak():
+    """AIR-02, FWC-02."""
     ac = build("cruise")
     ac.inject_failure("air_eng1_pylon_leak")
     ac.advance(15.0)
@@ -137,6 +146,7 @@ def test_pylon_leak_lines_clear_one_by_one_as_the_crew_isolates_the_leak():
 
 
 def test_opening_the_crossbleed_toward_a_pylon_leak_feeds_it_from_the_other_engine():
+    """AIR-02."""
     ac = build("cruise")
     ac.inject_failure("air_eng1_pylon_leak")
     ac.advance(15.0)
@@ -150,6 +160,7 @@ def test_opening_the_crossbleed_toward_a_pylon_leak_feeds_it_from_the_other_engi
 
 
 def test_l_wing_leak_closes_the_left_wing_anti_ice_and_asks_to_avoid_icing():
+    """AIR-02."""
     ac = build("cruise", {"icing": True})
     ac.set_control("WING ANTI ICE", "ON")
     ac.advance(2.0)
@@ -170,6 +181,7 @@ def test_l_wing_leak_closes_the_left_wing_anti_ice_and_asks_to_avoid_icing():
 
 
 def test_apu_bleed_leak_closes_the_apu_bleed_valve_until_the_crew_selects_apu_bleed_off():
+    """AIR-02."""
     ac = build("apu_running")
     assert ac.get("apu.bleed_valve_open") is True
     ac.inject_failure("air_apu_bleed_leak")
@@ -186,6 +198,7 @@ def test_apu_bleed_leak_closes_the_apu_bleed_valve_until_the_crew_selects_apu_bl
 
 
 def test_pack_overheat_closes_the_pack_which_comes_back_after_cooling_with_pb_off_then_on():
+    """AIR-04."""
     ac = build("cruise")
     ac.inject_failure("air_pack1_overheat")
     ac.advance(20.0)
@@ -208,6 +221,7 @@ def test_pack_overheat_closes_the_pack_which_comes_back_after_cooling_with_pb_of
 
 
 def test_a_pack_overheat_left_alone_keeps_the_pack_shut_and_the_caution_displayed():
+    """AIR-04."""
     ac = build("cruise")
     ac.inject_failure("air_pack2_overheat_persistent")
     ac.advance(300.0)
@@ -216,6 +230,7 @@ def test_a_pack_overheat_left_alone_keeps_the_pack_shut_and_the_caution_displaye
 
 
 def test_pack_valve_fault_shows_pack_fault_until_the_pb_is_off():
+    """AIR-04."""
     ac = build("cruise")
     ac.inject_failure("air_pack2_fault")
     ac.advance(1.0)
@@ -228,6 +243,7 @@ def test_pack_valve_fault_shows_pack_fault_until_the_pb_is_off():
 
 
 def test_engines_start_at_the_gate_on_apu_bleed_through_the_crossbleed():
+    """AIR-03."""
     ac = build("engines_running")
     assert ac.get("eng1.running") is True
     assert ac.get("eng2.running") is True
@@ -238,6 +254,7 @@ def test_engines_start_at_the_gate_on_apu_bleed_through_the_crossbleed():
 
 
 def test_an_engine_does_not_start_without_bleed_air_in_its_duct():
+    """AIR-03."""
     ac = build("apu_running")
     ac.set_control("APU BLEED", "OFF")
     ac.set_control("ENG MODE", "IGN START")
@@ -249,6 +266,7 @@ def test_an_engine_does_not_start_without_bleed_air_in_its_duct():
 
 
 def test_apu_bleed_closes_the_engine_bleeds_and_the_packs_close_during_an_engine_start():
+    """AIR-03, AIR-04."""
     ac = build("engines_running")
     ac.set_control("APU BLEED", "ON")
     ac.advance(2.0)
@@ -266,6 +284,7 @@ def test_apu_bleed_closes_the_engine_bleeds_and_the_packs_close_during_an_engine
 
 
 def test_eng_fire_pb_closes_that_sides_bleed_and_pack_valves():
+    """FIRE-02."""
     ac = build("cruise")
     ac.set_control("ENG 2 FIRE", "RELEASED")
     ac.advance(1.0)
@@ -277,6 +296,7 @@ def test_eng_fire_pb_closes_that_sides_bleed_and_pack_valves():
 
 
 def test_wing_anti_ice_on_the_ground_is_a_30_second_test():
+    """AIR-03."""
     ac = build("engines_running")
     ac.set_control("WING ANTI ICE", "ON")
     ac.advance(2.0)
@@ -287,6 +307,7 @@ def test_wing_anti_ice_on_the_ground_is_a_30_second_test():
 
 
 def test_wing_anti_ice_does_not_run_on_apu_bleed():
+    """AIR-03."""
     ac = build("cruise")
     ac.set_control("ENG 1 BLEED", "OFF")
     ac.set_control("ENG 2 BLEED", "OFF")
@@ -298,6 +319,7 @@ def test_wing_anti_ice_does_not_run_on_apu_bleed():
 
 
 def test_engine_anti_ice_valve_stuck_closed_gives_a_valve_clsd_caution():
+    """FWC-01."""
     ac = build("cruise")
     ac.inject_failure("anti_ice_eng1_valve_stuck_closed")
     ac.set_control("ENG 1 ANTI ICE", "ON")
@@ -310,6 +332,7 @@ def test_engine_anti_ice_valve_stuck_closed_gives_a_valve_clsd_caution():
 
 
 def test_memos_show_ram_air_and_anti_ice_selections():
+    """FWC-01."""
     ac = build("cruise")
     for control in ("RAM AIR", "WING ANTI ICE", "ENG 2 ANTI ICE"):
         ac.set_control(control, "ON")
@@ -319,6 +342,7 @@ def test_memos_show_ram_air_and_anti_ice_selections():
 
 
 def test_pages_and_ecam_never_name_a_failure_id():
+    """FWC-01."""
     ac = build("cruise", {"icing": True})
     ac.set_control("WING ANTI ICE", "ON")
     ac.set_control("ENG 1 ANTI ICE", "ON")
@@ -332,6 +356,7 @@ def test_pages_and_ecam_never_name_a_failure_id():
 
 
 def test_a_stuck_wing_anti_ice_valve_stays_inop_on_status_once_wing_anti_ice_is_off():
+    """FWC-01."""
     ac = build("climb", {"icing": True})
     ac.set_control("WING ANTI ICE", "ON")
     ac.set_control("ENG 1 ANTI ICE", "ON")
@@ -349,6 +374,7 @@ def test_a_stuck_wing_anti_ice_valve_stays_inop_on_status_once_wing_anti_ice_is_
 
 
 def test_wing_anti_ice_restored_through_the_crossbleed_is_not_left_inop():
+    """AIR-03."""
     ac = build("climb", {"icing": True})
     ac.set_control("WING ANTI ICE", "ON")
     ac.advance(2.0)
@@ -360,3 +386,37 @@ def test_wing_anti_ice_restored_through_the_crossbleed_is_not_left_inop():
     ac.advance(2.0)
     assert ac.get("bleed.wing_anti_ice_r_valve_open") is True
     assert "WING A.ICE" not in ac.system_page("STATUS")["inop_sys"]
+
+
+def _apu_bleed_at(altitude_ft: float):
+    ac = build("cruise")
+    ac.set_flight_conditions(altitude_ft=altitude_ft, hold=True)
+    start_apu(ac, wait_s=60.0)
+    ac.set_control("APU BLEED", "ON")
+    ac.advance(10.0)
+    return ac
+
+
+def test_apu_bleed_supplies_both_packs_up_to_about_15000_ft():
+    """AIR-10: APU bleed: two packs up to about 15,000 ft (FCOM APU bleed limits)."""
+    ac = _apu_bleed_at(14000.0)
+    assert ac.get("bleed.apu_valve_open") is True
+    assert (ac.get("bleed.pack_1_flow_pct"), ac.get("bleed.pack_2_flow_pct")) == (120, 120)
+
+
+def test_above_15000_ft_the_apu_bleed_feeds_one_pack_up_to_about_22500_ft():
+    """AIR-10: between 15,000 and 22,500 ft the APU air no longer keeps two packs at their flow; one pack it
+    still does (FCOM APU bleed limits)."""
+    ac = _apu_bleed_at(21000.0)
+    assert ac.get("bleed.pack_1_flow_pct") < 80
+    ac.set_control("PACK 2", "OFF")
+    ac.advance(5.0)
+    assert ac.get("bleed.pack_1_flow_pct") == 120
+
+
+def test_at_fl350_apu_bleed_cannot_feed_the_packs():
+    """AIR-10: far above the APU bleed ceiling the packs close for lack of pressure (the engine bleeds are
+    closed by the open APU bleed valve): the cabin loses its inflow."""
+    ac = _apu_bleed_at(35000.0)
+    assert (ac.get("bleed.pack_1_valve_open"), ac.get("bleed.pack_2_valve_open")) == (False, False)
+    assert ac.get("press.cabin_vs_fpm") > 0

@@ -7,7 +7,8 @@ import pytest
 
 from a320bench.server.sim import build
 
-# entry: (start state, failures, seconds to let it develop, the title it must produce)
+# entry: (start state, failures, seconds to let it develop, the title it must produce); a failure
+# given as (id, seconds) is injected that long after the previous one.
 CATALOGUE = {
     "E1 GEN 1 FAULT": ("cruise", ["elec_gen1_gcu_trip"], 3, "ELEC GEN 1 FAULT"),
     "E2 GEN 2 FAULT": ("cruise", ["elec_gen2_gcu_trip"], 3, "ELEC GEN 2 FAULT"),
@@ -54,7 +55,8 @@ CATALOGUE = {
     "N5 ENG 1 OIL LO PR": ("cruise", ["eng1_oil_pressure_loss"], 10, "ENG 1 OIL LO PR"),
     "N6 ENG 1 OIL HI TEMP": ("cruise", ["eng1_oil_overheat"], 120, "ENG 1 OIL HI TEMP"),
     "N7 ALL ENGINES FAILURE": ("cruise", ["eng_dual_flameout"], 15, "ENG ALL ENGINES FAILURE"),
-    "N8 ENG 1 FIRE DET FAULT": ("cruise", ["fire_eng1_det_fault"], 3, "ENG 1 FIRE DET FAULT"),
+    "N8 ENG 1 FIRE DET FAULT": ("cruise", ["fire_eng1_loop_a_fault", ("fire_eng1_loop_b_fault", 10)], 3,
+                                "ENG 1 FIRE DET FAULT"),
     "N8 ENG 1 FIRE LOOP A FAULT": ("cruise", ["fire_eng1_loop_a_fault"], 3, "ENG 1 FIRE LOOP A FAULT"),
     "A1 APU FIRE": ("climb", ["fire_apu"], 3, "APU FIRE"),
     "A2 APU AUTO SHUT DOWN": ("apu_running", ["apu_egt_overtemp_shutdown"], 60, "APU AUTO SHUT DOWN"),
@@ -66,16 +68,21 @@ CATALOGUE = {
 
 @pytest.mark.parametrize("entry", CATALOGUE)
 def test_the_catalogue_entry_produces_its_alert_through_the_systems(entry):
+    """FWC-01."""
     start, failures, develop_s, title = CATALOGUE[entry]
     ac = build(start)
     assert title not in ac.ecam_titles()
     for f in failures:
+        if isinstance(f, tuple):
+            f, after_s = f
+            ac.advance(after_s)
         ac.inject_failure(f)
     ac.advance(develop_s)
     assert title in ac.ecam_titles()
 
 
 def test_n4_engine_shut_down_follows_a_precautionary_shutdown_in_flight():
+    """FWC-05."""
     ac = build("cruise")
     ac.set_control("THR LEVER 1", "IDLE")
     ac.set_control("ENG MASTER 1", "OFF")
@@ -84,6 +91,7 @@ def test_n4_engine_shut_down_follows_a_precautionary_shutdown_in_flight():
 
 
 def test_f8_an_engine_leak_is_not_sensed_but_shows_as_high_fuel_flow_for_the_same_n1():
+    """FUEL-04."""
     ac = build("cruise")
     ac.inject_failure("fuel_left_engine_leak")
     ac.advance(1800)
@@ -95,6 +103,7 @@ def test_f8_an_engine_leak_is_not_sensed_but_shows_as_high_fuel_flow_for_the_sam
 
 
 def test_f7_f8_a_tank_leak_is_not_sensed_but_fuel_on_board_plus_used_falls_short():
+    """FUEL-04."""
     ac = build("cruise")
     ac.inject_failure("fuel_left_wing_tank_leak")
     ac.advance(1800)
@@ -106,6 +115,7 @@ def test_f7_f8_a_tank_leak_is_not_sensed_but_fuel_on_board_plus_used_falls_short
 
 
 def test_o4_engine_anti_ice_valve_stuck_closed_shows_when_anti_ice_is_selected():
+    """FWC-01."""
     ac = build("cruise")
     ac.set_control("ENG 1 ANTI ICE", "ON")
     ac.inject_failure("anti_ice_eng1_valve_stuck_closed")

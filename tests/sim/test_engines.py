@@ -11,6 +11,7 @@ def _lines(ac, title):
 
 
 def test_a_flame_out_in_cruise_shows_eng_1_fail_once_the_core_runs_down():
+    """ENG-01."""
     ac = build("cruise")
     ac.inject_failure("eng1_flameout")
     ac.advance(2.0)
@@ -24,6 +25,7 @@ def test_a_flame_out_in_cruise_shows_eng_1_fail_once_the_core_runs_down():
 
 
 def test_eng_fail_shows_the_damage_branches_30_s_after_the_alert():
+    """ENG-01, FWC-02."""
     ac = build("cruise")
     ac.inject_failure("eng1_flameout")
     ac.advance(8.0)
@@ -43,6 +45,7 @@ def test_eng_fail_shows_the_damage_branches_30_s_after_the_alert():
 
 
 def test_a_flame_out_relights_after_master_off_then_on_with_ignition():
+    """ENG-01."""
     ac = build("cruise")
     ac.inject_failure("eng1_flameout")
     ac.advance(8.0)
@@ -55,12 +58,13 @@ def test_a_flame_out_relights_after_master_off_then_on_with_ignition():
     ac.set_control("ENG MASTER 1", "ON")
     ac.advance(30.0)
     assert ac.get("eng1.running") is True
-    assert ac.get("eng1.n2_pct") == 66.0  # flight idle
+    assert 60.0 < ac.get("eng1.n2_pct") < 70.0  # flight idle: above ground idle, rising with ram air
     assert ac.get("elec.gen_1_online") is True
     assert ac.ecam_titles() == []
 
 
 def test_a_flame_out_does_not_relight_without_ignition():
+    """ENG-01."""
     ac = build("cruise")
     ac.inject_failure("eng1_flameout")
     ac.advance(8.0)
@@ -74,12 +78,13 @@ def test_a_flame_out_does_not_relight_without_ignition():
 
 
 def test_a_damaged_engine_shows_a_seized_core_and_high_vibration_and_does_not_relight():
+    """ENG-02."""
     ac = build("cruise")
     ac.inject_failure("eng2_flameout_damage")
     ac.advance(20.0)
     page = ac.system_page("ENG")["ENG 2"]
     assert page["n2_pct"] == 0.0
-    assert page["n1_pct"] == 24.3  # the fan windmills
+    assert page["n1_pct"] == round(0.09 * ac.get("flight.ias_kt"), 1)  # the fan windmills with the airspeed
     assert page["vib_n1"] == 9.0
     assert page["vib_advisory"] is True
     assert ac.system_page("ENG")["ENG 1"]["vib_advisory"] is False
@@ -93,6 +98,7 @@ def test_a_damaged_engine_shows_a_seized_core_and_high_vibration_and_does_not_re
 
 
 def test_the_damage_branch_fire_pb_and_agent_clear_eng_fail_and_leave_eng_shut_down():
+    """ENG-02, FWC-05."""
     ac = build("cruise")
     ac.inject_failure("eng2_flameout_damage")
     ac.advance(40.0)
@@ -108,6 +114,7 @@ def test_the_damage_branch_fire_pb_and_agent_clear_eng_fail_and_leave_eng_shut_d
 
 
 def test_an_engine_shut_down_in_flight_drops_its_generator_and_shows_eng_shut_down():
+    """FWC-05."""
     ac = build("cruise")
     ac.set_control("THR LEVER 1", "IDLE")
     ac.set_control("ENG MASTER 1", "OFF")
@@ -124,11 +131,11 @@ def test_an_engine_shut_down_in_flight_drops_its_generator_and_shows_eng_shut_do
     assert ac.system_page("STATUS")["procedures"][0] == "CAT 3 SINGLE ONLY"
 
 
-def test_a_dual_flame_out_glides_and_shows_eng_all_engines_failure_first():
+def test_a_dual_flame_out_shows_eng_all_engines_failure_first():
+    """ENG-04."""
     ac = build("cruise")
     ac.inject_failure("eng_dual_flameout")
     ac.advance(15.0)
-    assert ac.get("flight.vs_fpm") == -1800
     assert ac.ecam_titles()[0] == "ENG ALL ENGINES FAILURE"
     assert "ENG 1 FAIL" not in ac.ecam_titles()
     ecam = ac.read_ecam()
@@ -145,6 +152,7 @@ def test_a_dual_flame_out_glides_and_shows_eng_all_engines_failure_first():
 
 
 def test_the_all_engines_failure_asks_for_emer_elec_pwr_while_the_emer_gen_is_off_line():
+    """ENG-04."""
     ac = build("cruise")
     ac.inject_failure("eng_dual_flameout")
     ac.advance(6.0)
@@ -153,6 +161,7 @@ def test_the_all_engines_failure_asks_for_emer_elec_pwr_while_the_emer_gen_is_of
 
 
 def test_after_a_dual_flame_out_each_engine_relights_after_its_own_master_cycle():
+    """ENG-04, ENG-01."""
     ac = build("cruise")
     ac.inject_failure("eng_dual_flameout")
     ac.advance(15.0)
@@ -176,6 +185,7 @@ def test_after_a_dual_flame_out_each_engine_relights_after_its_own_master_cycle(
 
 
 def test_oil_low_pressure_is_a_red_warning_that_clears_once_the_engine_is_shut_down():
+    """ENG-03."""
     ac = build("cruise")
     ac.inject_failure("eng2_oil_pressure_loss")
     ac.advance(8.0)
@@ -192,6 +202,7 @@ def test_oil_low_pressure_is_a_red_warning_that_clears_once_the_engine_is_shut_d
 
 
 def test_oil_hi_temp_clears_at_idle_when_the_overheat_depends_on_power():
+    """ENG-03."""
     ac = build("cruise")
     ac.inject_failure("eng1_oil_overheat")
     ac.advance(40.0)
@@ -205,6 +216,7 @@ def test_oil_hi_temp_clears_at_idle_when_the_overheat_depends_on_power():
 
 
 def test_a_persistent_oil_hi_temp_asks_for_master_off_after_30_s_at_idle():
+    """ENG-03."""
     ac = build("cruise")
     ac.inject_failure("eng1_oil_overheat_persistent")
     ac.advance(40.0)
@@ -220,6 +232,7 @@ def test_a_persistent_oil_hi_temp_asks_for_master_off_after_30_s_at_idle():
 
 
 def test_steady_cruise_engines_are_not_transient_and_three_hours_take_few_steps():
+    """SIM-02."""
     ac = build("cruise")
     ac.advance(600.0)
     assert ac.eng.transient is False
@@ -230,6 +243,7 @@ def test_steady_cruise_engines_are_not_transient_and_three_hours_take_few_steps(
 
 
 def test_an_engine_start_on_ground_reaches_idle_with_the_start_valve_closed():
+    """ENG-08."""
     ac = build("apu_running")
     ac.set_control("ENG MODE", "IGN START")
     ac.set_control("ENG MASTER 2", "ON")
@@ -239,11 +253,12 @@ def test_an_engine_start_on_ground_reaches_idle_with_the_start_valve_closed():
     ac.advance(55.0)
     assert ac.get("eng2.running") is True
     assert ac.get("eng2.start_valve_open") is False
-    assert ac.get("eng2.n2_pct") == 58.0
+    assert ac.get("eng2.n2_pct") == 60.0
     assert ac.ecam_titles() == []
 
 
 def test_an_engine_failure_scenario_is_deterministic():
+    """SIM-01."""
     def run():
         ac = build("cruise")
         ac.inject_failure("eng_dual_flameout")
@@ -259,6 +274,7 @@ def test_an_engine_failure_scenario_is_deterministic():
 
 
 def test_a_rejected_takeoff_is_a_landing_roll_for_the_fwc_phases_8_then_9():
+    """FWC-03."""
     from a320bench.server.sim import build
 
     ac = build("takeoff_roll")
@@ -270,3 +286,45 @@ def test_a_rejected_takeoff_is_a_landing_roll_for_the_fwc_phases_8_then_9():
     assert ac.flight.phase == "rejected_takeoff" and ac.flight.fwc_phase(ac) == 8
     ac.advance(60.0)
     assert ac.flight.phase == "stopped" and ac.flight.ias_kt == 0.0 and ac.flight.fwc_phase(ac) == 9
+
+
+def test_an_eng_fire_pb_pushed_in_flight_with_the_master_still_on_shows_eng_shut_down():
+    """FWC-05: ENG SHUT DOWN follows the FIRE PB in flight (and in phases 1, 2, 9, 10), the master lever in phases 3-8
+    (FG a320-fwc.xml eng-1-shutdown)."""
+    ac = build("cruise")
+    ac.set_control("ENG 2 FIRE", "RELEASED")
+    ac.advance(5.0)
+    assert ac.get("controls.ENG MASTER 2") == "ON"
+    assert "ENG 2 SHUT DOWN" in ac.ecam_titles()
+
+
+def test_with_no_engine_the_aircraft_glides_about_2_nm_per_1000_ft_at_green_dot():
+    """FLT-06: ENG ALL ENGINES FAILURE gives GLDG DIST 2NM/1000FT (FBW 7700027), a planning figure (ratio
+    12) below the clean polar's best glide with two windmilling engines (about 15)."""
+    ac = build("cruise")
+    ac.inject_failure("eng_dual_flameout")
+    ac.advance(15.0)
+    ac.set_control("FCU SPD", "240 KT")
+    ac.set_control("FCU SPD KNOB", "PULL")
+    ac.set_control("FCU ALT", "FL200")
+    ac.set_control("FCU ALT KNOB", "PULL")
+    ac.advance(180.0)
+    assert ac.get("fg.vertical_mode") == "OP DES"
+    tas_fpm = ac.get("flight.mach") * 576.0 * 6076.0 / 60.0  # M * a(FL300s, kt) in ft/min
+    assert 12.0 < tas_fpm / -ac.get("flight.vs_fpm") < 18.0
+
+
+def test_an_engine_starts_to_idle_in_35_to_60_s_and_idles_at_20_pct_n1_60_pct_n2_and_300_kg_h():
+    """ENG-08: CFM56-5B start: light-off near 22 % N2, starter cut-out at 50 %, stable idle ~45 s after
+    the master ON; ground idle about 20 % N1, 60 % N2, 300 kg/h (FCOM-style engine figures)."""
+    ac = build("apu_running")
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("ENG MASTER 2", "ON")
+    t0 = ac.sim_time
+    while not ac.get("eng2.running"):
+        ac.advance(1.0)
+    while ac.get("eng2.n2_pct") < 59.5:
+        ac.advance(1.0)
+    assert 35.0 <= ac.sim_time - t0 <= 60.0
+    ac.advance(30.0)
+    assert (ac.get("eng2.n1_pct"), ac.get("eng2.n2_pct"), ac.get("eng2.ff_kgh")) == (20.0, 60.0, 300)

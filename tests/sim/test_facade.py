@@ -23,6 +23,7 @@ from a320bench.server.sim import (
 
 
 def test_an_unknown_control_names_itself_and_suggests_close_names():
+    """SIM-03."""
     ac = Aircraft()
     with pytest.raises(UnknownControlError) as e:
         ac.set_control("GEN 3", "ON")
@@ -32,11 +33,13 @@ def test_an_unknown_control_names_itself_and_suggests_close_names():
 
 
 def test_an_impossible_position_lists_the_controls_positions():
+    """SIM-03."""
     with pytest.raises(InvalidPositionError, match=r"^control 'BUS TIE' has no position 'ON'; its positions are: AUTO, OFF$"):
         Aircraft().set_control("BUS TIE", "ON")
 
 
 def test_unknown_failure_variable_page_start_state_and_world_are_typed_errors():
+    """SIM-03."""
     ac = Aircraft()
     with pytest.raises(UnknownFailureError, match=r"^unknown failure id 'elec_gen9'"):
         ac.inject_failure("elec_gen9")
@@ -54,6 +57,7 @@ def test_unknown_failure_variable_page_start_state_and_world_are_typed_errors():
 
 
 def test_a_bad_input_changes_nothing():
+    """SIM-03."""
     ac = build("cruise")
     before = ac.snapshot()
     with pytest.raises(SimError):
@@ -62,6 +66,7 @@ def test_a_bad_input_changes_nothing():
 
 
 def test_the_same_inputs_give_byte_identical_snapshots_across_every_system():
+    """SIM-01."""
     def fly() -> str:
         ac = build("cruise", cached=False)
         ac.inject_failure("elec_gen1_gcu_trip")
@@ -76,6 +81,7 @@ def test_the_same_inputs_give_byte_identical_snapshots_across_every_system():
 
 
 def test_every_catalogue_is_consistent():
+    """FWC-01."""
     assert len(CONTROLS) >= 80 and len(FAILURES) >= 100 and len(ALERT_TITLES) >= 100
     for c in CONTROLS.values():
         assert c.default in c.positions
@@ -87,6 +93,7 @@ def test_every_catalogue_is_consistent():
 
 @pytest.mark.slow
 def test_the_state_is_the_same_across_processes_with_different_hash_seeds():
+    """SIM-01."""
     import os
     import subprocess
     import sys

@@ -25,6 +25,7 @@ def _isolate_engine_1(ac):
 
 
 def test_an_engine_1_fire_in_cruise_is_detected_on_both_loops_and_is_the_first_warning():
+    """FIRE-01, FWC-01."""
     ac = burning()
     assert ac.get("fire.eng1_loop_a_detect") is True
     assert ac.get("fire.eng1_loop_b_detect") is True
@@ -43,6 +44,7 @@ def test_an_engine_1_fire_in_cruise_is_detected_on_both_loops_and_is_the_first_w
 
 
 def test_pushing_agent_1_before_the_fire_pb_is_released_has_no_effect():
+    """FIRE-02."""
     ac = burning()
     ac.set_control("ENG 1 AGENT 1", "PUSH")
     ac.advance(1.0)
@@ -53,6 +55,7 @@ def test_pushing_agent_1_before_the_fire_pb_is_released_has_no_effect():
 
 
 def test_master_off_and_fire_pb_release_close_the_lp_valve_drop_generator_1_and_arm_the_squibs():
+    """FIRE-02."""
     ac = burning()
     _isolate_engine_1(ac)
     ac.advance(1.0)
@@ -65,6 +68,7 @@ def test_master_off_and_fire_pb_release_close_the_lp_valve_drop_generator_1_and_
 
 
 def test_the_agent_1_line_counts_down_from_the_fire_pb_release_and_then_asks_for_the_discharge():
+    """FWC-02."""
     ac = burning()
     _isolate_engine_1(ac)
     ac.advance(0.2)
@@ -76,6 +80,7 @@ def test_the_agent_1_line_counts_down_from_the_fire_pb_release_and_then_asks_for
 
 
 def test_a_fire_that_needs_one_agent_goes_out_after_agent_1_and_leaves_eng_1_shut_down():
+    """FIRE-03."""
     ac = burning()
     _isolate_engine_1(ac)
     ac.advance(10.0)
@@ -93,6 +98,7 @@ def test_a_fire_that_needs_one_agent_goes_out_after_agent_1_and_leaves_eng_1_shu
 
 
 def test_a_fire_that_needs_agent_2_shows_the_if_fire_after_30s_branch_30_s_after_agent_1():
+    """FIRE-03, FWC-02."""
     ac = build("cruise")
     ac.inject_failure("fire_eng1_needs_agent2")
     ac.advance(3.0)
@@ -112,6 +118,7 @@ def test_a_fire_that_needs_agent_2_shows_the_if_fire_after_30s_branch_30_s_after
 
 
 def test_an_engine_2_fire_on_the_takeoff_roll_shows_the_ground_procedure():
+    """FWC-03."""
     ac = build("takeoff_roll")
     ac.inject_failure("fire_eng2")
     ac.advance(2.0)
@@ -131,6 +138,7 @@ def test_an_engine_2_fire_on_the_takeoff_roll_shows_the_ground_procedure():
 
 
 def test_the_ground_engine_fire_procedure_stops_the_aircraft_and_puts_the_fire_out():
+    """FIRE-03."""
     ac = build("takeoff_roll")
     ac.inject_failure("fire_eng2")
     ac.advance(2.0)
@@ -151,6 +159,7 @@ def test_the_ground_engine_fire_procedure_stops_the_aircraft_and_puts_the_fire_o
 
 
 def test_a_single_loop_fault_is_a_level_1_caution_and_the_other_loop_still_detects_a_fire():
+    """FIRE-04, FIRE-01."""
     ac = build("cruise")
     ac.inject_failure("fire_eng1_loop_a_fault")
     ac.advance(1.0)
@@ -165,9 +174,12 @@ def test_a_single_loop_fault_is_a_level_1_caution_and_the_other_loop_still_detec
     assert ac.ecam_titles() == ["ENG 1 FIRE", "ENG 1 FIRE LOOP A FAULT"]
 
 
-def test_both_loops_faulty_give_a_fire_det_fault_caution_and_no_fire_warning():
+def test_both_loops_lost_more_than_5_s_apart_give_a_fire_det_fault_caution_and_no_fire_warning():
+    """FIRE-04: two loop faults more than 5 s apart are a detection fault (FCOM fire detection unit logic)."""
     ac = build("cruise")
-    ac.inject_failure("fire_eng2_det_fault")
+    ac.inject_failure("fire_eng2_loop_a_fault")
+    ac.advance(10.0)
+    ac.inject_failure("fire_eng2_loop_b_fault")
     ac.advance(1.0)
     assert ac.ecam_titles() == ["ENG 2 FIRE DET FAULT"]
     assert ac.read_ecam()["master_caution"] is True
@@ -179,7 +191,30 @@ def test_both_loops_faulty_give_a_fire_det_fault_caution_and_no_fire_warning():
     assert ac.ecam_titles() == ["ENG 2 FIRE DET FAULT"]
 
 
+def test_both_loops_lost_within_5_s_of_each_other_give_the_fire_warning():
+    """FIRE-05: "fault on loop A and fault on loop B within 5 seconds" is a fire burning through both loops
+    (FCOM fire detection unit logic): the FDU gives the fire warning, not a detection fault."""
+    ac = build("cruise")
+    ac.inject_failure("fire_eng2_loop_a_fault")
+    ac.advance(4.0)
+    ac.inject_failure("fire_eng2_loop_b_fault")
+    ac.advance(1.0)
+    assert ac.get("fire.eng2_burning") is False
+    assert ac.get("fire.eng2_warning") is True
+    assert ac.ecam_titles() == ["ENG 2 FIRE"]
+    assert ac.read_ecam()["master_warning"] is True
+
+
+def test_both_loops_lost_at_the_same_instant_give_the_fire_warning():
+    """FIRE-05: a simultaneous loss of both loops is the limiting case of the 5 s rule."""
+    ac = build("cruise")
+    ac.inject_failure("fire_eng1_det_fault")
+    ac.advance(1.0)
+    assert ac.ecam_titles() == ["ENG 1 FIRE"]
+
+
 def test_the_fire_test_reports_the_loop_faults_on_the_fire_page():
+    """FIRE-04."""
     ac = build("cruise")
     ac.inject_failure("fire_eng1_loop_b_fault")
     ac.advance(1.0)
@@ -193,6 +228,7 @@ def test_the_fire_test_reports_the_loop_faults_on_the_fire_page():
 
 
 def test_releasing_the_fire_pb_of_a_healthy_engine_in_flight_shuts_it_down():
+    """FIRE-02."""
     ac = build("cruise")
     ac.set_control("ENG 2 FIRE", "RELEASED")
     ac.advance(10.0)
@@ -202,6 +238,7 @@ def test_releasing_the_fire_pb_of_a_healthy_engine_in_flight_shuts_it_down():
 
 
 def test_an_engine_fire_scenario_is_deterministic():
+    """SIM-01."""
     def run():
         ac = build("cruise")
         ac.inject_failure("fire_eng1_needs_agent2")
@@ -218,6 +255,7 @@ def test_an_engine_fire_scenario_is_deterministic():
 
 
 def test_a_fire_injected_again_after_being_put_out_burns_again():
+    """FIRE-03."""
     ac = burning()
     _isolate_engine_1(ac)
     ac.advance(10.0)

@@ -18,6 +18,7 @@ def _hyd_titles(ac):
 
 
 def test_a_normal_cruise_has_three_circuits_at_3000_psi_and_no_hyd_alert():
+    """HYD-01."""
     ac = build("cruise")
     assert [ac.get(f"hyd.{c}_press_psi") for c in ("green", "blue", "yellow")] == [3000, 3000, 3000]
     assert ac.get("hyd.ptu_running") is False
@@ -27,12 +28,14 @@ def test_a_normal_cruise_has_three_circuits_at_3000_psi_and_no_hyd_alert():
 
 
 def test_cold_and_dark_has_no_hydraulic_pressure_and_no_alert():
+    """HYD-01."""
     ac = build("cold_dark")
     assert [ac.get(f"hyd.{c}_press_psi") for c in ("green", "blue", "yellow")] == [0, 0, 0]
     assert ac.ecam_titles() == []
 
 
 def test_the_ptu_keeps_green_pressurised_after_a_green_edp_failure_in_cruise():
+    """HYD-02."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_edp_fail")
     ac.advance(5.0)
@@ -51,6 +54,7 @@ def test_the_ptu_keeps_green_pressurised_after_a_green_edp_failure_in_cruise():
 
 
 def test_setting_the_failed_green_pump_off_clears_the_caution_and_the_ptu_still_feeds_green():
+    """HYD-02, FWC-02."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_edp_fail")
     ac.advance(5.0)
@@ -63,6 +67,7 @@ def test_setting_the_failed_green_pump_off_clears_the_caution_and_the_ptu_still_
 
 
 def test_with_the_ptu_off_a_green_edp_failure_loses_green_without_a_duplicate_sys_lo_pr():
+    """HYD-01."""
     ac = build("cruise")
     ac.set_control("PTU", "OFF")
     ac.inject_failure("hyd_green_edp_fail")
@@ -74,6 +79,7 @@ def test_with_the_ptu_off_a_green_edp_failure_loses_green_without_a_duplicate_sy
 
 
 def test_a_yellow_edp_failure_is_covered_by_the_ptu_from_green():
+    """HYD-02."""
     ac = build("cruise")
     ac.inject_failure("hyd_yellow_edp_fail")
     ac.advance(5.0)
@@ -84,6 +90,7 @@ def test_a_yellow_edp_failure_is_covered_by_the_ptu_from_green():
 
 
 def test_a_blue_elec_pump_failure_loses_blue_and_shows_only_the_pump_caution():
+    """HYD-01."""
     ac = build("cruise")
     ac.inject_failure("hyd_blue_elec_pump_fail")
     ac.advance(30.0)
@@ -99,6 +106,7 @@ def test_a_blue_elec_pump_failure_loses_blue_and_shows_only_the_pump_caution():
 
 
 def test_a_green_reservoir_leak_drops_the_level_first_then_the_pressure():
+    """HYD-03."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_reservoir_leak")
     ac.advance(60.0)
@@ -120,6 +128,7 @@ def test_a_green_reservoir_leak_drops_the_level_first_then_the_pressure():
 
 
 def test_ptu_off_and_green_pump_off_after_a_green_leak_protect_yellow():
+    """HYD-03."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_reservoir_leak")
     ac.advance(75.0)
@@ -137,6 +146,7 @@ def test_ptu_off_and_green_pump_off_after_a_green_leak_protect_yellow():
 
 
 def test_leaving_the_ptu_in_auto_after_a_green_leak_runs_it_dry_and_overheats_yellow():
+    """HYD-03."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_reservoir_leak")
     ac.advance(400.0)
@@ -147,6 +157,7 @@ def test_leaving_the_ptu_in_auto_after_a_green_leak_runs_it_dry_and_overheats_ye
 
 
 def test_a_green_edp_overheat_shows_rsvr_ovht_and_clears_once_the_fluid_cools():
+    """HYD-04."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_edp_overheat")
     ac.advance(60.0)
@@ -167,6 +178,7 @@ def test_a_green_edp_overheat_shows_rsvr_ovht_and_clears_once_the_fluid_cools():
 def test_a_transient_green_edp_overheat_is_gone_once_the_pump_was_off_and_the_overheat_out():
     # FCOM STATUS `IF G RSVR OVHT OUT: GREEN ENG 1 PUMP ON, PTU AUTO` (domain reference §4 H7):
     # after the cool-down the crew re-enables the pump and the circuit works again.
+    """HYD-04."""
     ac = build("climb")
     ac.inject_failure("hyd_green_edp_overheat_transient")
     ac.advance(60.0)
@@ -188,6 +200,7 @@ def test_a_transient_green_edp_overheat_is_gone_once_the_pump_was_off_and_the_ov
 
 
 def test_a_transient_overheat_returns_if_the_pump_is_re_enabled_before_the_overheat_is_out():
+    """HYD-04."""
     ac = build("cruise")
     ac.inject_failure("hyd_yellow_edp_overheat_transient")
     ac.advance(60.0)
@@ -203,6 +216,7 @@ def test_a_transient_overheat_returns_if_the_pump_is_re_enabled_before_the_overh
 
 
 def test_the_persistent_overheat_comes_back_when_the_pump_is_re_enabled_after_cooling():
+    """HYD-04."""
     ac = build("cruise")
     ac.inject_failure("hyd_blue_elec_pump_overheat")
     ac.advance(60.0)
@@ -215,6 +229,7 @@ def test_the_persistent_overheat_comes_back_when_the_pump_is_re_enabled_after_co
 
 
 def test_a_yellow_reservoir_air_loss_makes_the_yellow_pressure_fluctuate():
+    """HYD-01."""
     ac = build("cruise")
     ac.inject_failure("hyd_yellow_reservoir_air_loss")
     ac.advance(20.0)
@@ -230,6 +245,7 @@ def test_a_yellow_reservoir_air_loss_makes_the_yellow_pressure_fluctuate():
 
 
 def test_losing_both_generators_in_flight_deploys_the_rat_and_pressurises_blue():
+    """HYD-05."""
     ac = build("cruise")
     ac.inject_failure("elec_gen1_gcu_trip")
     ac.inject_failure("elec_gen2_gcu_trip")
@@ -245,6 +261,7 @@ def test_losing_both_generators_in_flight_deploys_the_rat_and_pressurises_blue()
 
 
 def test_rat_man_on_on_the_ground_deploys_the_rat_but_it_gives_no_pressure_at_rest():
+    """HYD-05."""
     ac = build("engines_running")
     assert ac.set_control("RAT MAN ON", "PUSH") == "NORM"
     ac.advance(10.0)
@@ -254,6 +271,7 @@ def test_rat_man_on_on_the_ground_deploys_the_rat_but_it_gives_no_pressure_at_re
 
 
 def test_emer_elec_pwr_man_on_deploys_the_rat_too():
+    """HYD-05."""
     ac = build("cruise")
     ac.set_control("EMER ELEC PWR MAN ON", "PUSH")
     ac.advance(10.0)
@@ -263,6 +281,7 @@ def test_emer_elec_pwr_man_on_deploys_the_rat_too():
 
 
 def test_green_and_yellow_edp_failures_give_the_level_3_dual_warning_with_land_asap():
+    """HYD-06."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_edp_fail")
     ac.inject_failure("hyd_yellow_edp_fail")
@@ -286,6 +305,7 @@ def test_green_and_yellow_edp_failures_give_the_level_3_dual_warning_with_land_a
 
 
 def test_the_yellow_elec_pump_restores_yellow_after_a_dual_green_yellow_pump_loss():
+    """HYD-06."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_edp_fail")
     ac.inject_failure("hyd_yellow_edp_fail")
@@ -299,6 +319,7 @@ def test_the_yellow_elec_pump_restores_yellow_after_a_dual_green_yellow_pump_los
 
 
 def test_a_green_leak_with_a_yellow_edp_failure_offers_the_yellow_elec_pump():
+    """HYD-06."""
     ac = build("cruise")
     ac.inject_failure("hyd_green_reservoir_leak")
     ac.inject_failure("hyd_yellow_edp_fail")
@@ -308,6 +329,7 @@ def test_a_green_leak_with_a_yellow_edp_failure_offers_the_yellow_elec_pump():
 
 
 def test_a_yellow_leak_with_a_green_edp_failure_does_not_offer_the_yellow_elec_pump():
+    """HYD-06."""
     ac = build("cruise")
     ac.inject_failure("hyd_yellow_reservoir_leak")
     ac.inject_failure("hyd_green_edp_fail")
@@ -319,6 +341,7 @@ def test_a_yellow_leak_with_a_green_edp_failure_does_not_offer_the_yellow_elec_p
 
 
 def test_blue_and_yellow_loss_asks_for_the_rat_and_the_rat_brings_blue_back():
+    """HYD-06, HYD-05."""
     ac = build("cruise")
     ac.set_control("PTU", "OFF")
     ac.inject_failure("hyd_blue_elec_pump_fail")
@@ -341,6 +364,7 @@ def test_blue_and_yellow_loss_asks_for_the_rat_and_the_rat_brings_blue_back():
 
 
 def test_green_and_blue_loss_is_the_g_plus_b_warning():
+    """HYD-06."""
     ac = build("cruise")
     ac.set_control("PTU", "OFF")
     ac.inject_failure("hyd_green_edp_fail")
@@ -352,6 +376,7 @@ def test_green_and_blue_loss_is_the_g_plus_b_warning():
 
 
 def test_the_ptu_is_inhibited_during_the_first_engine_start_and_runs_briefly_after_the_second():
+    """HYD-02."""
     ac = build("apu_running")
     ac.set_control("ENG MODE", "IGN START")
     ac.set_control("ENG MASTER 2", "ON")
@@ -371,6 +396,7 @@ def test_the_ptu_is_inhibited_during_the_first_engine_start_and_runs_briefly_aft
 
 
 def test_the_eng_1_fire_pb_closes_the_green_fire_valve_and_the_ptu_takes_over():
+    """FIRE-02."""
     ac = build("cruise")
     ac.set_control("ENG 1 FIRE", "RELEASED")
     ac.advance(5.0)
@@ -382,6 +408,7 @@ def test_the_eng_1_fire_pb_closes_the_green_fire_valve_and_the_ptu_takes_over():
 
 
 def test_hyd_pages_and_ecam_never_show_a_failure_id():
+    """FWC-01."""
     ids = [f.id for f in FAILURES]
     for fid in ids:
         ac = build("cruise")
@@ -392,6 +419,7 @@ def test_hyd_pages_and_ecam_never_show_a_failure_id():
 
 
 def test_the_hydraulic_model_is_deterministic():
+    """SIM-01."""
     def run():
         ac = build("cruise")
         ac.inject_failure("hyd_green_reservoir_leak")
@@ -407,6 +435,7 @@ def test_the_hydraulic_model_is_deterministic():
 
 
 def test_steady_cruise_hydraulics_are_not_transient():
+    """SIM-02."""
     ac = build("cruise")
     ac.advance(60.0)
     assert ac.hyd.transient is False

@@ -15,6 +15,7 @@ def _lines(ac, title):
 
 
 def test_a_resettable_elac_1_fault_comes_back_after_off_then_on():
+    """FCTL-01."""
     ac = build("cruise")
     ac.inject_failure("fctl_elac1_fault_resettable")
     ac.advance(1.0)
@@ -31,6 +32,7 @@ def test_a_resettable_elac_1_fault_comes_back_after_off_then_on():
 
 
 def test_a_hard_elac_1_fault_asks_for_elac_1_off_after_an_unsuccessful_reset():
+    """FCTL-01."""
     ac = build("cruise")
     ac.inject_failure("fctl_elac1_fault")
     ac.advance(1.0)
@@ -49,6 +51,7 @@ def test_a_hard_elac_1_fault_asks_for_elac_1_off_after_an_unsuccessful_reset():
 
 
 def test_a_sec_1_fault_forbids_the_speed_brakes():
+    """FCTL-01."""
     ac = build("cruise")
     ac.inject_failure("fctl_sec1_fault")
     ac.advance(1.0)
@@ -58,6 +61,7 @@ def test_a_sec_1_fault_forbids_the_speed_brakes():
 
 
 def test_losing_both_elacs_gives_alternate_law_and_losing_both_facs_too_gives_direct_law():
+    """FCTL-02."""
     ac = build("cruise")
     assert ac.get("fctl.law") == "NORMAL"
     ac.inject_failure("fctl_elac1_fault")
@@ -75,6 +79,7 @@ def test_losing_both_elacs_gives_alternate_law_and_losing_both_facs_too_gives_di
 
 
 def test_the_law_is_ground_law_on_the_ground_and_no_computer_fault_shows_without_power():
+    """FCTL-02."""
     ac = build("cold_dark")
     assert ac.get("fctl.law") == "GROUND"
     assert ac.system_page("F/CTL")["computers"]["FAC 2"]["status"] == "UNPOWERED"
@@ -82,6 +87,7 @@ def test_the_law_is_ground_law_on_the_ground_and_no_computer_fault_shows_without
 
 
 def test_a_forward_cargo_fire_is_smoke_warning_that_clears_after_the_cargo_agent():
+    """FWC-02."""
     ac = build("cruise")
     ac.inject_failure("smoke_fwd_cargo_fire")
     ac.advance(3.0)
@@ -113,6 +119,7 @@ def test_a_forward_cargo_fire_is_smoke_warning_that_clears_after_the_cargo_agent
 
 
 def test_a_blower_fault_asks_for_blower_ovrd():
+    """FWC-02."""
     ac = build("cruise")
     ac.inject_failure("vent_blower_fault")
     ac.advance(1.0)
@@ -129,6 +136,7 @@ MINE = ("eng", "fire", "apu", "fctl", "smoke", "vent")
 
 @pytest.mark.parametrize("failure_id", [f for f in FAILURES if f.split("_")[0] in MINE])
 def test_no_failure_id_appears_on_the_ecam_or_a_system_page(failure_id):
+    """FWC-01."""
     ac = build("cruise")
     ac.inject_failure(failure_id)
     ac.advance(40.0)
@@ -139,6 +147,7 @@ def test_no_failure_id_appears_on_the_ecam_or_a_system_page(failure_id):
 
 
 def test_every_start_state_is_free_of_alerts_and_of_my_status_items():
+    """FWC-01."""
     for name in ("cold_dark", "apu_running", "engines_running", "takeoff_roll", "climb", "cruise"):
         ac = build(name)
         assert ac.ecam_titles() == [], name
@@ -146,6 +155,7 @@ def test_every_start_state_is_free_of_alerts_and_of_my_status_items():
 
 
 def test_clearing_a_vent_failure_puts_the_fan_back_in_service():
+    """FWC-01."""
     ac = build("cruise")
     ac.inject_failure("vent_extract_fault")
     ac.advance(1.0)

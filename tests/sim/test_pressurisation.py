@@ -3,6 +3,7 @@
 import time
 
 from a320bench.server.sim import build
+from sim_bed import emergency_descent, level_off_thrust, open_descent, until_level
 
 EXCESS_CAB_ALT_LINES = [
     "-CREW OXY MASKS......USE",
@@ -38,6 +39,7 @@ def _both_packs_lost_until_excess_cab_alt(ac) -> float:
 
 
 def test_cruise_cabin_holds_its_schedule_at_fl350_and_reports_steady():
+    """PRESS-01."""
     ac = build("cruise")
     assert ac.get("press.cabin_alt_ft") == 7179
     assert ac.get("press.diff_psi") == 7.8
@@ -50,6 +52,7 @@ def test_cruise_cabin_holds_its_schedule_at_fl350_and_reports_steady():
 
 
 def test_losing_both_packs_at_fl350_climbs_the_cabin_past_9550_ft_into_excess_cab_alt():
+    """PRESS-02."""
     ac = build("cruise")
     ac.inject_failure("air_pack1_fault")
     ac.inject_failure("air_pack2_fault")
@@ -73,18 +76,21 @@ def test_losing_both_packs_at_fl350_climbs_the_cabin_past_9550_ft_into_excess_ca
 
 
 def test_emergency_descent_brings_the_aircraft_to_fl100_and_clears_the_descent_lines():
+    """FLT-03: an emergency descent at idle, maximum speed and full speed brakes comes down at 6,000-7,000
+    ft/min (FCOM-style EMER DESCENT figures)."""
     ac = build("cruise")
     _both_packs_lost_until_excess_cab_alt(ac)
-    for control, position in (("FCU ALT", "FL100"), ("THR LEVER 1", "IDLE"), ("THR LEVER 2", "IDLE"),
-                              ("SPD BRK", "FULL"), ("ENG MODE", "IGN START")):
-        ac.set_control(control, position)
-    ac.advance(1.0)
-    assert ac.get("flight.vs_fpm") == -6000
+    emergency_descent(ac)
+    ac.set_control("ENG MODE", "IGN START")
+    ac.advance(60.0)
+    assert -7500 < ac.get("flight.vs_fpm") < -5500
     assert _lines(ac, "CAB PR EXCESS CAB ALT") == [
         "-CREW OXY MASKS......USE", ".EMER DESCENT :", "SPD......MAX/APPROPRIATE", "-ATC..............NOTIFY",
         "-CABIN CREW.......ADVISE", "-EMER DES (PA)..ANNOUNCE", "-XPDR 7700......CONSIDER", "MAX FL......100/MEA-MORA",
     ]
-    ac.advance(300.0)
+    until_level(ac)
+    level_off_thrust(ac)
+    ac.advance(60.0)
     assert ac.get("flight.altitude_ft") == 10000.0
     assert ac.get("flight.vs_fpm") == 0
     # Unpressurised, the cabin settles at the aircraft altitude: still above 9550 ft at FL100.
@@ -94,6 +100,7 @@ def test_emergency_descent_brings_the_aircraft_to_fl100_and_clears_the_descent_l
 
 
 def test_non_sensed_excess_cab_alt_lines_clear_once_the_crew_has_acted():
+    """FWC-02."""
     ac = build("cruise")
     _both_packs_lost_until_excess_cab_alt(ac)
     for control, position in (("CREW OXY MASKS", "USE"), ("ATC", "MAYDAY"), ("CABIN CREW", "ADVISE"),
@@ -107,6 +114,7 @@ def test_non_sensed_excess_cab_alt_lines_clear_once_the_crew_has_acted():
 
 
 def test_signs_line_is_sensed_from_the_switch():
+    """FWC-02."""
     ac = build("cruise")
     ac.set_control("SIGNS", "OFF")
     _both_packs_lost_until_excess_cab_alt(ac)
@@ -117,6 +125,7 @@ def test_signs_line_is_sensed_from_the_switch():
 
 
 def test_ram_air_flows_only_once_the_cabin_diff_pressure_is_below_1_psi():
+    """PRESS-01."""
     ac = build("cruise")
     ac.set_control("RAM AIR", "ON")
     ac.advance(2.0)
@@ -125,7 +134,7 @@ def test_ram_air_flows_only_once_the_cabin_diff_pressure_is_below_1_psi():
     assert ac.read_ecam()["memos"] == ["RAM AIR ON"]
     ac.set_control("PACK 1", "OFF")
     ac.set_control("PACK 2", "OFF")
-    ac.set_control("FCU ALT", "FL100")
+    open_descent(ac, "FL100")
     ac.advance(900.0)
     assert ac.get("press.diff_psi") < 1.0
     assert ac.get("press.ram_air_flowing") is True
@@ -133,6 +142,7 @@ def test_ram_air_flows_only_once_the_cabin_diff_pressure_is_below_1_psi():
 
 
 def test_outflow_valve_stuck_open_depressurises_the_cabin_and_a_descent_recovers_it():
+    """PRESS-01, PRESS-02."""
     ac = build("cruise")
     ac.inject_failure("press_outflow_valve_stuck_open")
     ac.advance(10.0)
@@ -144,16 +154,17 @@ def test_outflow_valve_stuck_open_depressurises_the_cabin_and_a_descent_recovers
     ac.set_control("MAN V/S CTL", "DN")
     ac.advance(20.0)
     assert ac.get("press.outflow_valve_pct") == 20.0  # jammed: manual control cannot close it
-    for control, position in (("FCU ALT", "FL100"), ("THR LEVER 1", "IDLE"), ("THR LEVER 2", "IDLE"),
-                              ("SPD BRK", "FULL")):
-        ac.set_control(control, position)
-    ac.advance(400.0)
+    emergency_descent(ac)
+    until_level(ac)
+    level_off_thrust(ac)
+    ac.advance(70.0)
     assert ac.get("flight.altitude_ft") == 10000.0
     assert ac.get("press.cabin_alt_ft") < 9250
     assert ac.ecam_titles() == []
 
 
 def test_cpc_1_fault_hands_over_to_cpc_2_with_a_level_1_caution():
+    """PRESS-03."""
     ac = build("cruise")
     ac.inject_failure("press_cpc1_fault")
     ac.advance(2.0)
@@ -168,6 +179,7 @@ def test_cpc_1_fault_hands_over_to_cpc_2_with_a_level_1_caution():
 
 
 def test_cpc_1_and_2_fault_with_mode_sel_man_lets_man_vs_ctl_drive_the_cabin_rate():
+    """PRESS-03."""
     ac = build("cruise")
     ac.inject_failure("press_cpc1_fault")
     ac.inject_failure("press_cpc2_fault")
@@ -195,6 +207,7 @@ def test_cpc_1_and_2_fault_with_mode_sel_man_lets_man_vs_ctl_drive_the_cabin_rat
 
 
 def test_man_vs_ctl_does_nothing_in_auto_mode():
+    """PRESS-03."""
     ac = build("cruise")
     ac.set_control("MAN V/S CTL", "UP")
     ac.advance(5.0)
@@ -203,6 +216,7 @@ def test_man_vs_ctl_does_nothing_in_auto_mode():
 
 
 def test_closing_the_outflow_valve_in_man_mode_opens_the_safety_valve_near_8_6_psi():
+    """PRESS-01."""
     ac = build("cruise")
     ac.set_control("CAB PRESS MODE SEL", "MAN")
     ac.set_control("MAN V/S CTL", "DN")
@@ -215,6 +229,7 @@ def test_closing_the_outflow_valve_in_man_mode_opens_the_safety_valve_near_8_6_p
 
 
 def test_ditching_closes_the_outflow_valve_and_the_packs():
+    """PRESS-01, AIR-04."""
     ac = build("cruise")
     ac.set_control("DITCHING", "ON")
     ac.advance(10.0)
@@ -226,8 +241,12 @@ def test_ditching_closes_the_outflow_valve_and_the_packs():
 
 
 def test_cabin_follows_the_schedule_in_the_climb_after_takeoff():
+    """PRESS-01."""
     ac = build("takeoff_roll")
     assert ac.get("press.outflow_valve_pct") == 100.0
+    ac.advance(60.0)  # above the thrust reduction altitude: climb thrust, the A/THR active
+    ac.set_control("THR LEVER 1", "CL")
+    ac.set_control("THR LEVER 2", "CL")
     ac.advance(420.0)
     assert ac.get("flight.altitude_ft") == 10000.0
     assert 2045 <= ac.get("press.cabin_alt_ft") <= 2051  # schedule: 8000 ft * 10000 / 39000
@@ -235,6 +254,7 @@ def test_cabin_follows_the_schedule_in_the_climb_after_takeoff():
 
 
 def test_manual_landing_elevation_raises_the_cabin_schedule_and_shows_a_memo():
+    """PRESS-01."""
     ac = build("descent")
     auto = build("descent")
     ac.set_control("LDG ELEV", "6000 FT")
@@ -245,34 +265,28 @@ def test_manual_landing_elevation_raises_the_cabin_schedule_and_shows_a_memo():
 
 
 def test_pressurisation_is_deterministic():
+    """SIM-01."""
     def run():
         ac = build("cruise")
         ac.inject_failure("air_pack1_fault")
         ac.inject_failure("air_eng2_pylon_leak")
         ac.advance(40.0)
         ac.set_control("PACK 1", "OFF")
-        ac.set_control("FCU ALT", "FL100")
-        ac.set_control("SPD BRK", "FULL")
-        ac.set_control("THR LEVER 1", "IDLE")
-        ac.set_control("THR LEVER 2", "IDLE")
+        emergency_descent(ac)
         ac.advance(200.0)
         return ac.state_hash(), ac.snapshot(), ac.read_ecam()
 
     assert run() == run()
 
 
-def test_cruise_start_state_builds_fast_and_three_hours_of_cruise_fast_forward():
-    # CPU time of this process, best of 5: other work on the machine does not count against the sim.
-    times = []
-    for _ in range(5):
-        t = time.process_time()
-        ac = build("cruise", cached=False)
-        times.append(time.process_time() - t)
-    assert min(times) < 0.050
+def test_three_hours_of_cruise_take_steady_steps_with_the_cabin_at_its_fixed_point():
+    # Speed itself is measured by bench/bench_sim.py; here, that cruise is a fixed point taking 5 s steps.
+    """SIM-02."""
+    ac = build("cruise", cached=False)
     ac.advance(1.0)
     assert ac.bleed.transient is False
     assert ac.press.transient is False
-    t = time.process_time()
+    ticks = ac.ticks
     ac.advance(10800.0)
-    assert time.process_time() - t < 1.0
+    assert ac.ticks - ticks <= 10800 / 5 + 25
     assert ac.get("press.cabin_alt_ft") == 7179

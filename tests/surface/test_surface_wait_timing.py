@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from a320bench.server.scenario.model import Scenario
+from a320bench.server.sim.aircraft import STEADY_STEP_S
 
 from surface_bed import SCENARIOS, new_episode
 from a320bench.server.scenario.loader import load
@@ -38,7 +39,7 @@ def _steps(sc: Scenario, waits: list[float]) -> tuple[list[float], str, list[Any
 
 
 @pytest.mark.parametrize("rel,waits", [
-    ("air/pack1_ovht_then_pack2_fault_cruise.yaml", [2.0, 60.0, 37.4, 45.0]),  # timed: arrives at 150 s
+    ("air/pack1_ovht_then_pack2_fault_cruise.yaml", [2.0, 20.0, 7.4, 8.0]),  # timed: arrives at 40 s
     ("eng/eng1_flameout_then_gen2_fault_cruise.yaml", [2.0, 300.0, 300.0]),  # on a predicate (engine 1 relit)
 ])
 def test_a_pending_failure_does_not_change_how_wait_steps_the_simulation(rel, waits):
@@ -47,14 +48,14 @@ def test_a_pending_failure_does_not_change_how_wait_steps_the_simulation(rel, wa
     none = _steps(_without_pending(sc), waits)
     assert pending[2] == none[2]  # not arrived yet
     assert pending == none
-    assert max(pending[0]) == 5.0  # chunks of the simulator's steady step
+    assert max(pending[0]) == STEADY_STEP_S == 10.0  # chunks of the simulator's steady step
 
 
 def test_a_timed_failure_splits_only_the_chunk_it_arrives_in():
     sc = load(SCENARIOS / "air" / "pack1_ovht_then_pack2_fault_cruise.yaml")
-    steps, _, failures = _steps(sc, [148.0, 10.0])
+    steps, _, failures = _steps(sc, [38.0, 20.0])
     assert "air_pack2_fault" in failures
-    assert steps[-3:] == [2.0, 5.0, 3.0]  # 148 -> 150 (arrival), then the rest of the 10 s
+    assert steps[-3:] == [2.0, 10.0, 8.0]  # 38 -> 40 (arrival), then the rest of the 20 s in 10 s chunks
 
 
 def test_a_predicate_trigger_is_read_at_every_chunk_before_and_after_its_failure_arrives(monkeypatch):
@@ -68,4 +69,4 @@ def test_a_predicate_trigger_is_read_at_every_chunk_before_and_after_its_failure
     before = len(reads)
     ep.pending.clear()  # as if the failure had arrived
     ep.advance(50.0)
-    assert (before, len(reads) - before) == (10, 10)
+    assert (before, len(reads) - before) == (5, 5)  # one read per 10 s chunk

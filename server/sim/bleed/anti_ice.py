@@ -3,26 +3,24 @@ engine nacelle anti-ice on the engine's own HP air, and their FAULT lights."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .catalog import EAI_FAIL, ENG_AI, WAI_FAIL_L
 from .leaks import WING
 
 if TYPE_CHECKING:
-    from ..aircraft import Aircraft
-    from .system import Bleed
+    from ..tick import Tick
+    from .system import Bleed, EngineAir
 
 WAI_MIN_PSI = 15.0
 WAI_GROUND_TEST_S = 30.0
 
 
-def update(b: Bleed, dt: float, ac: Aircraft) -> bool:
+def update(b: Bleed, t: Tick, engs: Sequence[EngineAir], on_ground: bool) -> bool:
     """Solve the wing and engine anti-ice valves. Runs after the duct pressure.
     True while the ground test is timing."""
-    c = ac.controls
-    f = ac.failures
-    on_ground = ac.flight.on_ground
-    engs = ac.eng.engines
+    c, f, dt = t.controls, t.failures, t.dt
     moving = False
     # Wing anti-ice: engine bleed air only; on the ground a 30 s test.
     wai_pb = c["WING ANTI ICE"] == "ON"
@@ -45,21 +43,20 @@ def update(b: Bleed, dt: float, ac: Aircraft) -> bool:
         b.eai_open[i] = c[ENG_AI[i]] == "ON" and engs[i].running and EAI_FAIL[i] not in f
         if b.eai_open[i]:
             b.eai_fault_seen[i] = False
-        elif eai_fault_light(b, i + 1, ac):
+        elif eai_fault_light(b, i + 1, c, engs[i].running):
             b.eai_fault_seen[i] = True
     if b.wai_open[0] and b.wai_open[1]:
         b.wai_fault_seen = False
-    elif wai_fault_light(b, ac):
+    elif wai_fault_light(b, c, on_ground):
         b.wai_fault_seen = True
     return moving
 
 
-def wai_fault_light(b: Bleed, ac: Aircraft) -> bool:
+def wai_fault_light(b: Bleed, c: Mapping[str, str], on_ground: bool) -> bool:
     """WING ANTI ICE FAULT: selected ON in flight and a wing valve is not open."""
-    return ac.controls["WING ANTI ICE"] == "ON" and not ac.flight.on_ground and not (b.wai_open[0] and b.wai_open[1])
+    return c["WING ANTI ICE"] == "ON" and not on_ground and not (b.wai_open[0] and b.wai_open[1])
 
 
-def eai_fault_light(b: Bleed, n: int, ac: Aircraft) -> bool:
+def eai_fault_light(b: Bleed, n: int, c: Mapping[str, str], running: bool) -> bool:
     """ENG n ANTI ICE FAULT: selected ON with the engine running and the valve not open."""
-    i = n - 1
-    return ac.controls[ENG_AI[i]] == "ON" and ac.eng.engines[i].running and not b.eai_open[i]
+    return c[ENG_AI[n - 1]] == "ON" and running and not b.eai_open[n - 1]

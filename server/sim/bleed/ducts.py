@@ -3,17 +3,22 @@ bleed valve, the crossbleed, and the resulting pressure on each side of the duct
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
 from .catalog import ENG_BLEED, OVERHEAT, OVERPRESS
 from .leaks import APU_ZONE, PYLON, WING
 
 if TYPE_CHECKING:
-    from ..aircraft import Aircraft
-    from .system import Bleed
+    from ..tick import Tick
+    from ..reads import FirePushbuttons
+    from .system import ApuBleed, Bleed, EngineAir
 
 REG_PSI = 45.0  # regulated duct pressure (uncertain: 40-45 psi)
 APU_PSI = 38.0
+APU_FULL_FLOW_PSI = 25.0  # a pack gets its full flow from this duct pressure up (packs.flow)
+APU_TWO_PACKS_FT = 15000.0
+APU_ONE_PACK_FT = 22500.0
 FAILED_REG_PSI = 75.0  # regulation lost: the duct sees near-HP pressure
 BMC_OVERPRESS_PSI = 60.0
 PRECOOLER_C = 190.0
@@ -34,14 +39,14 @@ def port_key(b: Bleed, i: int, n2_pct: float) -> object:
     return min(REG_PSI, round(port_psi, 1)), n2_pct < 75.0
 
 
-def apu_and_crossbleed(b: Bleed, ac: Aircraft, side_leak: tuple[bool, bool]) -> bool:
+def apu_and_crossbleed(b: Bleed, t: Tick, apu: ApuBleed, side_leak: tuple[bool, bool], altitude_ft: float) -> bool:
     """Solve the APU bleed and crossbleed valves. True if either changed."""
     leak = b.leak
     # APU bleed: the APU opens its valve (N > 95 %, APU BLEED ON); a leak on the left side,
     # which the APU duct feeds, also keeps APU air out (FCOM: APU valve closes on L wing/pylon leak).
-    apu_air = ac.apu.bleed_valve_open and not side_leak[0]
+    apu_air = apu.bleed_valve_open and not side_leak[0]
     # Crossbleed: AUTO opens with APU bleed and shuts on any wing, pylon or APU leak.
-    sel = ac.controls["X BLEED"]
+    sel = t.controls["X BLEED"]
     if sel == "OPEN":
         x_open = True
     elif sel == "SHUT":
@@ -51,17 +56,30 @@ def apu_and_crossbleed(b: Bleed, ac: Aircraft, side_leak: tuple[bool, bool]) -> 
     changed = apu_air != b.apu_valve_open or x_open != b.xbleed_open
     b.apu_valve_open = apu_air
     b.xbleed_open = x_open
-    b.apu_supply_psi = APU_PSI if apu_air else 0.0
+    packs_on = (t.controls["PACK 1"] == "ON") + (t.controls["PACK 2"] == "ON")
+    b.apu_supply_psi = apu_bleed_psi(altitude_ft, packs_on) if apu_air else 0.0
     return changed
 
 
-def engine_valves(b: Bleed, dt: float, ac: Aircraft, side_leak: tuple[bool, bool]) -> bool:
+def apu_bleed_psi(altitude_ft: float, packs: int) -> float:
+    """APU bleed pressure for `packs` packs at this altitude. The APU's air falls off with altitude:
+    enough for both packs up to about 15,000 ft and for one up to about 22,500 ft (FCOM APU bleed
+    limits); above, the packs get less than their flow and close below their minimum pressure."""
+    if altitude_ft <= APU_TWO_PACKS_FT:
+        capacity = 2.0 + (APU_TWO_PACKS_FT - max(0.0, altitude_ft)) / APU_TWO_PACKS_FT  # 3 at sea level
+    elif altitude_ft <= APU_ONE_PACK_FT:
+        capacity = 2.0 - (altitude_ft - APU_TWO_PACKS_FT) / (APU_ONE_PACK_FT - APU_TWO_PACKS_FT)
+    else:
+        capacity = max(0.0, 1.0 - (altitude_ft - APU_ONE_PACK_FT) / (APU_ONE_PACK_FT - APU_TWO_PACKS_FT))
+    share = capacity / max(1, packs)  # pack flows the APU can give each pack
+    return min(APU_PSI, APU_FULL_FLOW_PSI * share)
+
+
+def engine_valves(b: Bleed, t: Tick, engs: Sequence[EngineAir], fire: FirePushbuttons,
+                  side_leak: tuple[bool, bool]) -> bool:
     """Solve both engine bleed valves and their supply pressure and precooler temperature.
     Runs after `apu_and_crossbleed`. True if a valve changed or a failed supply is still drifting."""
-    c = ac.controls
-    f = ac.failures
-    engs = ac.eng.engines
-    fire = ac.fire
+    c, f, dt = t.controls, t.failures, t.dt
     apu_air = b.apu_valve_open
     x_open = b.xbleed_open
     changed = False
@@ -109,7 +127,7 @@ def engine_valves(b: Bleed, dt: float, ac: Aircraft, side_leak: tuple[bool, bool
     return changed or moving
 
 
-def duct_pressure(b: Bleed, failures: set[str], leaking: bool) -> None:
+def duct_pressure(b: Bleed, failures: Set[str], leaking: bool) -> None:
     """Duct pressure per side from the open valves; an open crossbleed joins the two sides.
     `leaking`: a leak failure is active (detected or not)."""
     s0 = b.supply_psi[0] if b.eng_valve_open[0] else 0.0
@@ -128,8 +146,8 @@ def duct_pressure(b: Bleed, failures: set[str], leaking: bool) -> None:
     b.engine_air[0], b.engine_air[1] = e0, e1
 
 
-def eng_fault_light(b: Bleed, n: int, ac: Aircraft) -> bool:
+def eng_fault_light(b: Bleed, n: int, c: Mapping[str, str]) -> bool:
     """ENG n BLEED FAULT: BMC overpressure/overheat or a leak on that side, PB not OFF."""
     i = n - 1
     side_leak = b.leak[PYLON[i]] or b.leak[WING[i]]
-    return (b.bmc_fault[i] or side_leak) and ac.controls[ENG_BLEED[i]] == "ON"
+    return (b.bmc_fault[i] or side_leak) and c[ENG_BLEED[i]] == "ON"

@@ -3,11 +3,12 @@ hot air leak; detection latches and closes the valves that feed the leak (domain
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..aircraft import Aircraft
-    from .system import Bleed
+    from ..tick import Tick
+    from .system import ApuBleed, Bleed
 
 LOOP_AMBIENT_C = 30.0
 LOOP_LEAK_C = 250.0
@@ -28,7 +29,7 @@ APU_ZONE = 4
 LEAK_FAILURES = frozenset(z[1] for z in ZONES)
 
 
-def detect(b: Bleed, failures: set[str]) -> bool:
+def detect(b: Bleed, failures: Set[str]) -> bool:
     """Latch or release each zone from the loop temperatures of the last tick. True if a latch changed."""
     # Detection latches and isolates the leak; it releases only once the leak is gone and the
     # loop has cooled.
@@ -52,18 +53,18 @@ def side_leaks(b: Bleed) -> tuple[bool, bool]:
     return (leak[PYLON[0]] or leak[WING[0]], leak[PYLON[1]] or leak[WING[1]])
 
 
-def heat_loops(b: Bleed, dt: float, ac: Aircraft, leaking: bool) -> bool:
+def heat_loops(b: Bleed, t: Tick, apu: ApuBleed, leaking: bool) -> bool:
     """Leak loops heat up while hot air escapes next to them (`leaking`: a leak failure is active),
     and cool down after. True while a loop temperature is still moving."""
     if not (leaking or b.loops_warm):
         return False
-    f = ac.failures
+    f, dt = t.failures, t.dt
     loop_c = b.loop_c
     moving = False
     k_loop = min(1.0, dt / LOOP_TAU_S)
     warm = False
     for z, (_, fid, side, _) in enumerate(ZONES):
-        pressurised = ac.apu.bleed_valve_open if side is None else b.duct_psi[side] > 5.0
+        pressurised = apu.bleed_valve_open if side is None else b.duct_psi[side] > 5.0
         target = LOOP_LEAK_C if (fid in f and pressurised) else LOOP_AMBIENT_C
         t = loop_c[z] = loop_c[z] + (target - loop_c[z]) * k_loop
         if abs(t - target) > 0.5:

@@ -3,13 +3,15 @@ temperatures, and the ram air inlet and trim air (HOT AIR) valves."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .catalog import PACK, PACK_FAIL, PACK_OVHT_FAIL, PACK_OVHT_PERSIST
 
 if TYPE_CHECKING:
-    from ..aircraft import Aircraft
-    from .system import Bleed
+    from ..tick import Tick
+    from ..reads import FirePushbuttons
+    from .system import Bleed, EngineAir
 
 PACK_MIN_PSI = 12.0  # the pneumatic flow control valve stays shut below this
 PACK_COMP_C = 170.0
@@ -21,28 +23,24 @@ PACK_COOL_TAU_S = 40.0
 FLOW_PCT = {"LO": 80.0, "NORM": 100.0, "HI": 120.0}
 
 
-def valves(b: Bleed, ac: Aircraft) -> bool:
+def valves(b: Bleed, t: Tick, engs: Sequence[EngineAir], fire: FirePushbuttons, on_ground: bool) -> bool:
     """Solve both flow control valves, the overheat latches and the FAULT lights.
     Runs after the duct pressure. True if a valve or an overheat changed."""
     # The flow control valve closes on PB OFF, low upstream pressure, engine start,
     # ENG FIRE PB, DITCHING, and on a compressor outlet overheat.
-    c = ac.controls
-    f = ac.failures
-    fl = ac.flight
-    engs = ac.eng.engines
-    fire = ac.fire
-    airborne = not fl.on_ground
+    c, f = t.controls, t.failures
+    airborne = not on_ground
     changed = False
     ditching = c["DITCHING"] == "ON"
-    starting_on_ground = fl.on_ground and (engs[0].starting or engs[1].starting)
+    starting_on_ground = on_ground and (engs[0].starting or engs[1].starting)
     for i in (0, 1):
         pb_on = c[PACK[i]] == "ON"
-        t = b.pack_comp_c[i]
-        if t > PACK_OVHT_C:
+        comp_c = b.pack_comp_c[i]
+        if comp_c > PACK_OVHT_C:
             if not b.pack_ovht[i]:
                 changed = True
             b.pack_ovht[i] = b.pack_ovht_latch[i] = b.pack_ovht_seen[i] = True
-        elif t < PACK_OVHT_OUT_C and b.pack_ovht[i]:
+        elif comp_c < PACK_OVHT_OUT_C and b.pack_ovht[i]:
             b.pack_ovht[i] = False
             changed = True
         if not pb_on and not b.pack_ovht[i]:
@@ -50,7 +48,7 @@ def valves(b: Bleed, ac: Aircraft) -> bool:
             # and a transient overheat is over.
             b.pack_ovht_latch[i] = False
             if PACK_OVHT_FAIL[i] in f:
-                ac.clear_failure(PACK_OVHT_FAIL[i])
+                t.resolve(PACK_OVHT_FAIL[i])
         auto_closed = (
             starting_on_ground
             or (airborne and engs[i].start_valve_open)
@@ -72,12 +70,12 @@ def valves(b: Bleed, ac: Aircraft) -> bool:
     return changed
 
 
-def flow(b: Bleed, dt: float, ac: Aircraft) -> bool:
+def flow(b: Bleed, t: Tick) -> bool:
     """Pack flow and the compressor and pack outlet temperatures. Runs after `valves`.
     True while a temperature is still moving (an overheating or cooling pack)."""
-    f = ac.failures
+    f, dt = t.failures, t.dt
     moving = False
-    sel_pct = FLOW_PCT[ac.controls["PACK FLOW"]]
+    sel_pct = FLOW_PCT[t.controls["PACK FLOW"]]
     if b.pack_open[0] != b.pack_open[1] or b.apu_valve_open:
         sel_pct = FLOW_PCT["HI"]  # single pack or APU bleed: HI flow
     hot_pack = (PACK_OVHT_FAIL[0] in f or PACK_OVHT_PERSIST[0] in f,
@@ -102,9 +100,8 @@ def flow(b: Bleed, dt: float, ac: Aircraft) -> bool:
     return moving
 
 
-def ram_and_trim_air(b: Bleed, ac: Aircraft) -> None:
+def ram_and_trim_air(b: Bleed, c: Mapping[str, str]) -> None:
     """Ram air inlet and the trim air valve. Runs after `valves`."""
-    c = ac.controls
     ditching = c["DITCHING"] == "ON"
     # Ram air inlet (whether air comes in depends on cabin differential pressure: see press).
     b.ram_air_open = c["RAM AIR"] == "ON" and not ditching

@@ -59,7 +59,7 @@ def page(b: Bleed, ac: Aircraft) -> dict[str, object]:
         n = i + 1
         out[f"ENG {n}"] = {
             "pb": c[ENG_BLEED[i]],
-            "fault_light": eng_fault_light(b, n, ac),
+            "fault_light": eng_fault_light(b, n, c),
             "hp_valve": opened(b.hp_valve_open[i]),
             "bleed_valve": opened(b.eng_valve_open[i]),
             "press_psi": round(b.supply_psi[i]),
@@ -75,10 +75,10 @@ def page(b: Bleed, ac: Aircraft) -> dict[str, object]:
     out["PACK FLOW"] = c["PACK FLOW"]
     out["RAM AIR"] = {"pb": c["RAM AIR"], "inlet": opened(b.ram_air_open), "air_flowing": ac.press.ram_air_flowing}
     out["ANTI ICE"] = {
-        "WING": {"pb": c["WING ANTI ICE"], "fault_light": wai_fault_light(b, ac),
+        "WING": {"pb": c["WING ANTI ICE"], "fault_light": wai_fault_light(b, c, ac.flight.on_ground),
                  "left_valve": opened(b.wai_open[0]), "right_valve": opened(b.wai_open[1])},
-        "ENG 1": {"pb": c["ENG 1 ANTI ICE"], "fault_light": eai_fault_light(b, 1, ac), "valve": opened(b.eai_open[0])},
-        "ENG 2": {"pb": c["ENG 2 ANTI ICE"], "fault_light": eai_fault_light(b, 2, ac), "valve": opened(b.eai_open[1])},
+        "ENG 1": {"pb": c["ENG 1 ANTI ICE"], "fault_light": eai_fault_light(b, 1, c, ac.eng.engines[0].running), "valve": opened(b.eai_open[0])},
+        "ENG 2": {"pb": c["ENG 2 ANTI ICE"], "fault_light": eai_fault_light(b, 2, c, ac.eng.engines[1].running), "valve": opened(b.eai_open[1])},
     }
     return out
 

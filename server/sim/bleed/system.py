@@ -11,19 +11,44 @@ skipped: the state is a fixed point (this keeps start states fast).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import anti_ice, ducts, leaks, packs, pages
 from .catalog import CONTROLS, OWN_FAILURES
 from .ducts import START_AIR_PSI, port_key
 from .leaks import APU_ZONE, LEAK_FAILURES, LOOP_AMBIENT_C, PYLON, WING, ZONES
 
+from ..reads import FirePushbuttons, FlightConditions
+
 if TYPE_CHECKING:
     from ..aircraft import Aircraft
+    from ..tick import Tick
 
 _panel = itemgetter(*(ctl.name for ctl in CONTROLS), "DITCHING")
+
+
+# ---- what this system reads -----------------------------------------------------------
+class EngineAir(Protocol):
+    """One engine as the bleed system sees it: its spool (port pressure), start valve and state."""
+
+    @property
+    def n2_pct(self) -> float: ...
+    @property
+    def start_valve_open(self) -> bool: ...
+    @property
+    def starting(self) -> bool: ...
+    @property
+    def running(self) -> bool: ...
+
+
+class ApuBleed(Protocol):
+    @property
+    def bleed_valve_open(self) -> bool: ...
+    @property
+    def avail(self) -> bool: ...
 
 
 def _pair(v: object) -> list:
@@ -88,34 +113,37 @@ class Bleed:
 
     def eng_fault_light(self, n: int, ac: Aircraft) -> bool:
         """ENG n BLEED FAULT: BMC overpressure/overheat or a leak on that side, PB not OFF."""
-        return ducts.eng_fault_light(self, n, ac)
+        return ducts.eng_fault_light(self, n, ac.controls)
 
     def wai_fault_light(self, ac: Aircraft) -> bool:
         """WING ANTI ICE FAULT: selected ON in flight and a wing valve is not open."""
-        return anti_ice.wai_fault_light(self, ac)
+        return anti_ice.wai_fault_light(self, ac.controls, ac.flight.on_ground)
 
     def eai_fault_light(self, n: int, ac: Aircraft) -> bool:
         """ENG n ANTI ICE FAULT: selected ON with the engine running and the valve not open."""
-        return anti_ice.eai_fault_light(self, n, ac)
+        return anti_ice.eai_fault_light(self, n, ac.controls, ac.eng.engines[n - 1].running)
 
     # ---- tick --------------------------------------------------------------------------
-    def _inputs(self, ac: Aircraft) -> tuple:
+    def _inputs(self, t: Tick, apu: ApuBleed, engs: Sequence[EngineAir], fire: FirePushbuttons,
+                flight: FlightConditions) -> tuple:
         """Everything the update reads; when it is unchanged and nothing moves, the state is a fixed point."""
-        engs = ac.eng.engines
-        fire = ac.fire
+        e0, e1 = engs
         return (
-            _panel(ac.controls), ac.failures & OWN_FAILURES, ac.flight.on_ground,
-            ac.apu.bleed_valve_open, ac.apu.avail, port_key(self, 0, engs[0].n2_pct), port_key(self, 1, engs[1].n2_pct),
-            engs[0].start_valve_open, engs[1].start_valve_open, engs[0].starting, engs[1].starting,
-            engs[0].running, engs[1].running, fire.eng_fire_pb_released(1), fire.eng_fire_pb_released(2),
+            _panel(t.controls), t.failures & OWN_FAILURES, flight.on_ground,
+            flight.altitude_ft if apu.bleed_valve_open else None,
+            apu.bleed_valve_open, apu.avail, port_key(self, 0, e0.n2_pct), port_key(self, 1, e1.n2_pct),
+            e0.start_valve_open, e1.start_valve_open, e0.starting, e1.starting,
+            e0.running, e1.running, fire.eng_fire_pb_released(1), fire.eng_fire_pb_released(2),
         )
 
-    def update(self, dt: float, ac: Aircraft) -> None:
-        inputs = self._inputs(ac)
+    def update(self, t: Tick, apu: ApuBleed, engines: Sequence[EngineAir], fire: FirePushbuttons,
+               flight: FlightConditions) -> None:
+        on_ground = flight.on_ground
+        inputs = self._inputs(t, apu, engines, fire, flight)
         if not self.transient and inputs == self._inputs_seen:
             return
         self._inputs_seen = inputs
-        f = ac.failures
+        f = t.failures
         leaking = not f.isdisjoint(LEAK_FAILURES)  # a leak failure is active, detected or not
         # Each step returns True when it changed a valve or a latch, or when a value still drifts;
         # the system is transient (no fixed point yet) while any step does.
@@ -123,15 +151,15 @@ class Bleed:
         transient = leaks.detect(self, f)
         side_leak = leaks.side_leaks(self)
         # Valves that admit air, then the pressure on each side of the duct.
-        transient |= ducts.apu_and_crossbleed(self, ac, side_leak)
-        transient |= ducts.engine_valves(self, dt, ac, side_leak)
+        transient |= ducts.apu_and_crossbleed(self, t, apu, side_leak, flight.altitude_ft)
+        transient |= ducts.engine_valves(self, t, engines, fire, side_leak)
         ducts.duct_pressure(self, f, leaking)
         # What the duct feeds: the leak loops next to a leak, packs, anti-ice.
-        transient |= leaks.heat_loops(self, dt, ac, leaking)
-        transient |= packs.valves(self, ac)
-        transient |= packs.flow(self, dt, ac)
-        packs.ram_and_trim_air(self, ac)
-        transient |= anti_ice.update(self, dt, ac)
+        transient |= leaks.heat_loops(self, t, apu, leaking)
+        transient |= packs.valves(self, t, engines, fire, on_ground)
+        transient |= packs.flow(self, t)
+        packs.ram_and_trim_air(self, t.controls)
+        transient |= anti_ice.update(self, t, engines, on_ground)
         self.transient = transient
 
     # ---- read-outs ----------------------------------------------------------------

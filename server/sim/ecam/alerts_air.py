@@ -27,9 +27,9 @@ def _is(control: str, position: str):
 
 
 def _descent_initiated(c) -> bool:
-    """FCU ALT at or below FL100 and the aircraft descending (or already there)."""
+    """FCU ALT at or below FL100 and the aircraft descending toward it (or already there)."""
     fl = c.ac.flight
-    return fcu_alt_ft(c.pos("FCU ALT")) <= FL100_FT and (fl.vs_fpm < 0 or fl.altitude_ft <= FL100_FT + 50)
+    return fcu_alt_ft(c.pos("FCU ALT")) <= FL100_FT and (fl.vs_fpm < -300.0 or fl.altitude_ft <= FL100_FT + 50)
 
 
 def _above_fl100(c) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import AlertDef, Line, dots, info, reset_lines
+from .model import AlertDef, Line, cured_with_pb_on, dots, info, reset_lines
 
 CRUISE_ONLY = frozenset({1, 4, 5, 7, 8, 10})
 
@@ -14,7 +14,8 @@ def _gen_fault(n: int) -> AlertDef:
         e = ac.elec
         return e.gen_fault_light(n, ac) and ac.eng.engines[n - 1].running
 
-    return AlertDef(f"ELEC GEN {n} FAULT", 2, "ELEC", "ELEC", when, lines=reset_lines(gen), inhibit=CRUISE_ONLY)
+    return AlertDef(f"ELEC GEN {n} FAULT", 2, "ELEC", "ELEC", when, lines=reset_lines(gen), inhibit=CRUISE_ONLY,
+                    occurrence_ends=cured_with_pb_on(gen))
 
 
 def _apu_gen_fault() -> AlertDef:
@@ -22,7 +23,7 @@ def _apu_gen_fault() -> AlertDef:
         return ac.controls["APU GEN"] == "ON" and ac.apu.avail and not ac.elec.apu_gen_avail
 
     return AlertDef("ELEC APU GEN FAULT", 2, "ELEC", "ELEC", when, lines=reset_lines("APU GEN"),
-                    inhibit=frozenset({4, 5, 7, 8}))
+                    inhibit=frozenset({4, 5, 7, 8}), occurrence_ends=cured_with_pb_on("APU GEN"))
 
 
 def _idg(n: int, what: str) -> AlertDef:
@@ -91,6 +92,7 @@ def _emer_config() -> AlertDef:
         return c.cycled("GEN 1", "OFF", "ON") and c.cycled("GEN 2", "OFF", "ON")
 
     tie_off = lambda c: c.set_since("BUS TIE", "OFF")  # noqa: E731
+    gravity_fed = lambda c: c.ac.fuel.gravity_feed(1) or c.ac.fuel.gravity_feed(2)  # noqa: E731
     return AlertDef(
         "ELEC EMER CONFIG", 3, "ELEC", "ELEC", when,
         lines=(
@@ -106,6 +108,9 @@ def _emer_config() -> AlertDef:
                  done=lambda c: c.ac.apu.avail or c.ac.apu.starting),
             Line(dots("BUS TIE", "AUTO"), show=lambda c: c.ac.apu.avail and c.pos("BUS TIE") == "OFF",
                  done=lambda c: c.pos("BUS TIE") == "AUTO"),
+            # The fuel pumps are lost with AC BUS 1 and 2 (FG ECAM messages, hursts.org.uk AEP.ELEC).
+            Line("FUEL GRVTY FEED", "info", show=gravity_fed),
+            Line("PROC:GRVTY FUEL FEEDING", "info", show=gravity_fed),
         ),
         status=("MIN RAT SPD 140 KT", "APPR PROC: EMER ELEC CONFIG"),
         land_asap="red",
@@ -146,5 +151,5 @@ ALERTS = (
     _level1("ELEC TR 1 FAULT", lambda ac: bool(ac.elec.ac_bus[0]) and not ac.elec.tr_online[0]),
     _level1("ELEC TR 2 FAULT", lambda ac: bool(ac.elec.ac_bus[1]) and not ac.elec.tr_online[1]),
     _level1("ELEC ESS TR FAULT", lambda ac: not ac.elec.ess_tr_ok and ac.elec.any_ac),
-    _level1("ELEC STATIC INV FAULT", lambda ac: not ac.elec.static_inv_ok and ac.elec.bat[0].charge > 0),
+    _level1("ELEC STATIC INV FAULT", lambda ac: not ac.elec.static_inv_ok and ac.elec.bat[0].charge_ah > 0),
 )

@@ -79,13 +79,14 @@ def _eng_shut_down(n: int) -> AlertDef:
     master = f"ENG MASTER {n}"
 
     def when(ac) -> bool:
-        # FCOM: master OFF in phases 3-8, or FIRE PB pushed in phases 1, 2, 9, 10.
+        # FG a320-fwc.xml eng-1-shutdown: the FIRE PB pushed in flight or in phases 1, 2, 9, 10, or
+        # the master OFF in phases 3-8 (before take-off and after landing a master OFF is normal).
         master_off = ac.controls[master] == "OFF"
         pb = ac.fire.eng_fire_pb_released(n)
         if not (master_off or pb) or ac.eng.all_failed_in_flight(ac):
             return False
         p = ac.flight.fwc_phase(ac)
-        return (master_off and 3 <= p <= 8) or (pb and p in (1, 2, 9, 10))
+        return (pb and (not ac.flight.on_ground or p in (1, 2, 9, 10))) or (master_off and 3 <= p <= 8)
 
     pb = lambda c: c.ac.fire.eng_fire_pb_released(n)  # noqa: E731
     return AlertDef(

@@ -88,9 +88,9 @@ def _loop_fault(zone: str, loop: str) -> AlertDef:
 
 
 def _det_fault(zone: str) -> AlertDef:
-    def when(ac) -> bool:
+    def when(ac) -> bool:  # both loops lost, and not within 5 s of each other (that is a fire warning)
         z = ac.fire.zones[zone]
-        return z.loop_fault[0] and z.loop_fault[1]
+        return z.loop_fault[0] and z.loop_fault[1] and not z.flame_through
     return AlertDef(f"{zone} FIRE DET FAULT", 2, "FIRE", "ENG" if zone != "APU" else "APU", when,
                     inhibit=LOOP_FAULT_INHIBIT)
 

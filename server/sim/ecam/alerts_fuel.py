@@ -11,8 +11,8 @@ only, and the `.IF NO FUEL LEAK` conditions are the crew's judgement.
 
 from __future__ import annotations
 
-from ..fuel import CTR_PUMPS, WING_PUMPS
-from .model import AlertDef, Line, dots
+from ..fuel import CTR_PUMPS, WING_PUMPS, fl_text
+from .model import AlertDef, Line, dots, info
 
 PUMP_INHIBIT = frozenset({3, 4, 5, 7, 8})
 LO_LVL_INHIBIT = frozenset({3, 4, 5, 7, 8, 9})  # FBW 2800130xx
@@ -55,10 +55,25 @@ def _single_pump(pump: str, pair: tuple[str, str], extra: tuple[Line, ...] = ())
                     lines=(*extra, _to(pump, "OFF")), inhibit=PUMP_INHIBIT)
 
 
+def gravity_lines(*engines: int) -> tuple[Line, ...]:
+    """The GRAVITY FUEL FEEDING procedure, shown while one of `engines` is fed by gravity alone
+    (FCOM PRO-ABN-28: ENG MODE SEL IGN, avoid negative g, max FL the gravity feed ceiling)."""
+    def gravity(c) -> bool:
+        return any(c.ac.fuel.gravity_feed(n) for n in engines) and not c.ac.flight.on_ground
+
+    return (
+        Line(".IF GRVTY FEED :", "condition", show=gravity),
+        Line(dots("ENG MODE SEL", "IGN"), show=gravity, done=lambda c: c.pos("ENG MODE") == "IGN START"),
+        Line("AVOID NEGATIVE G FACTOR", "info", show=gravity),
+        Line(lambda c: info("MAX FL", fl_text(c.ac.fuel.gravity_ceiling_ft)), "info", show=gravity),
+    )
+
+
 def _wing_pumps_lost(side: str, pair: tuple[str, str]) -> AlertDef:
     actions = (_to("X FEED", "ON"), _to(pair[0], "OFF"), _to(pair[1], "OFF"))
     return _alert(f"FUEL {side} TK PUMP 1+2 LO PR", 2, lambda ac: _side_lost(ac, pair),
-                    lines=(_cond(".IF NO FUEL LEAK:", *actions), *actions), inhibit=PUMP_INHIBIT)
+                    lines=(_cond(".IF NO FUEL LEAK:", *actions), *actions, *gravity_lines(1 if side == "L" else 2)),
+                    inhibit=PUMP_INHIBIT)
 
 
 def _ctr_pumps_lost() -> AlertDef:

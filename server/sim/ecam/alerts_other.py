@@ -8,7 +8,7 @@ the F/CTL model computes; cargo smoke reads the smoke detectors.
 from __future__ import annotations
 
 from ..fctl import COMPUTERS
-from .model import AlertDef, Line, dots, info, reset_lines
+from .model import AlertDef, Line, cured_with_pb_on, dots, info, reset_lines
 
 FCTL_INHIBIT = frozenset({3, 4, 5, 7, 8})
 
@@ -23,6 +23,7 @@ def _computer_fault(name: str) -> AlertDef:
         f"F/CTL {name} FAULT", 2, "F/CTL", "F/CTL", lambda ac: ac.fctl.fault_light(name, ac),
         lines=(*reset_lines(name), *extra),
         inhibit=FCTL_INHIBIT,
+        occurrence_ends=cured_with_pb_on(name),
     )
 
 

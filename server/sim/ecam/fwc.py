@@ -28,22 +28,42 @@ LEVEL_NAMES = {3: "WARNING", 2: "CAUTION", 1: "CAUTION (level 1)"}
 
 
 class Fwc:
-    __slots__ = ("onsets", "active", "transient")
+    __slots__ = ("onsets", "active", "transient", "_ended")
 
     def __init__(self) -> None:
         self.onsets: dict[str, Onset] = {}
         self.active: tuple[AlertDef, ...] = ()
         self.transient = False
+        self._ended: list[AlertDef] = []  # inactive alerts whose occurrence may yet end
 
-    def update(self, dt: float, ac: Aircraft) -> None:
+    def forget_occurrences(self) -> None:
+        """Every alert active from now on is a new occurrence (its latches start afresh)."""
+        self.onsets.clear()
+        self.active = ()
+        self._ended = []
+
+    def update(self, ac: Aircraft) -> None:
         active = tuple(a for a in ALERTS if a.when(ac))
         for a in active:
-            # The first onset of the episode anchors the alert's latches, so a
-            # caution that goes away while its PB is OFF keeps its OFF THEN ON history.
+            # The first onset anchors the alert's latches, so a caution that goes away while its
+            # PB is OFF keeps its OFF THEN ON history...
             if a.title not in self.onsets:
                 self.onsets[a.title] = Onset(len(ac.events), ac.sim_time)
+        if active != self.active:
+            # ...until its occurrence is over (e.g. the generator came back after a good reset).
+            for a in self.active:
+                if a not in active and a.occurrence_ends is not None:
+                    self._ended.append(a)
+        if self._ended:
+            self._ended = [a for a in self._ended if a not in active and not self._forget_if_over(a, ac)]
         self.transient = active != self.active
         self.active = active
+
+    def _forget_if_over(self, a: AlertDef, ac: Aircraft) -> bool:
+        if a.occurrence_ends is not None and a.occurrence_ends(ac):
+            self.onsets.pop(a.title, None)
+            return True
+        return False
 
     def ctx(self, ac: Aircraft, alert: AlertDef) -> Ctx:
         o = self.onsets[alert.title]

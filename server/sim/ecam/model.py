@@ -99,6 +99,9 @@ class AlertDef:
     status: tuple[str, ...] = ()
     land_asap: Literal["red", "amber", None] = None
     controls_named: tuple[str, ...] = field(default=())
+    # While the alert is inactive and this holds, its occurrence is over: if it comes back it is a new
+    # occurrence whose latches (OFF THEN ON) start afresh. None: the first onset anchors the episode.
+    occurrence_ends: Callable[[Aircraft], bool] | None = None
 
 
 def dots(item: str, action: str, width: int = 24) -> str:
@@ -110,6 +113,13 @@ def dots(item: str, action: str, width: int = 24) -> str:
 def info(item: str, value: str, width: int = 24) -> str:
     n = max(2, width - len(item) - len(value))
     return f"{item}{'.' * n}{value}"
+
+
+def cured_with_pb_on(control: str) -> Callable[[Aircraft], bool]:
+    """For an OFF THEN ON alert: gone while its pushbutton is ON means the reset worked, so a later
+    fault is a new occurrence (FG a320-fwc.xml: the flip-flop resets when the fault clears with the PB ON);
+    gone while the PB is OFF is the same occurrence, waiting for the PB to come back ON."""
+    return lambda ac: ac.controls[control] == "ON"
 
 
 def reset_lines(control: str) -> tuple[Line, ...]:
