@@ -242,16 +242,19 @@ class _Batch:
             return
         # The store first: if the driver dies before the trajectories are written, resume flies those
         # episodes again from a store that already holds their saves, and begin() drops them.
+        store_failure = None
         if chain.store is not None and returned["store"] is not None:
-            failure = _write_atomic(chain.store.path, returned["store"])
-            if failure is not None:
-                returned["refused"].append(failure)
+            store_failure = _write_atomic(chain.store.path, returned["store"])
+            if store_failure is not None:
+                returned["refused"].append(store_failure)
         for line in returned["refused"]:
             self.state.refuse_storage(line)
         for index, res, files in returned["episodes"]:
             p = planned[index]
             res.path = p.path
-            failure = _write_files(p.path, files)
+            # Without its store, a learning chain's trajectories are not written: standing, they would
+            # let a resume skip episodes whose notes the store lacks.
+            failure = store_failure or _write_files(p.path, files)
             if failure is not None:
                 res = EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.STORAGE_ERROR, False,
                                     res.gate_passed, res.final, error=failure)

@@ -167,3 +167,17 @@ def test_shards_of_two_tracks_are_compared_side_by_side_not_refused_as_an_overla
     doc = json.loads(capsys.readouterr().out)
     assert sorted((c["track"], Path(c["path"]).parent.parent.name) for c in doc["scorecards"]) == [
         ("learning", "learning")] * 3 + [("main", "main")] * 3
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("ray_cluster")
+def test_on_ray_a_learning_store_the_disk_refuses_leaves_its_chain_unwritten_for_the_resume(repeated, tmp_path,
+                                                                                            capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "learning").write_text("not a folder")  # where the stores go: the disk refuses them
+    assert learning_run(repeated, out, "--runs", "1", "--executor", "ray") == exitcodes.STORAGE
+    err = capsys.readouterr().err
+    assert f"cannot write the learning store {out / 'learning' / 'Learner__run000.json'}" in err
+    assert not list(out.rglob("*.jsonl"))  # no episode stands without the notes it saved
+    assert record(out)["counts"] == {"storage_error": 3}
