@@ -1,4 +1,4 @@
-"""`a320-bench`: run | serve | score | report | validate.
+"""`a320-bench`: run | serve | score | report | validate | mcp-config.
 
 Thin: each command parses its flags and calls one library function. Heavy
 imports (mcp, litellm, the simulator) happen inside the command bodies, so
@@ -90,7 +90,16 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the HTML file (default: report.html)")
 
     v = sub.add_parser("validate", help="check scenario files and fly each ground truth with the scripted provider")
-    v.add_argument("paths", nargs="*", metavar="PATH", help="scenario files, folders or globs (default: scenarios/)")
+    v.add_argument("paths", nargs="*", metavar="PATH",
+                   help="scenario files, folders or globs (default: the built-in catalogue)")
+
+    m = sub.add_parser("mcp-config", help="print a ready-to-paste MCP configuration that serves a scenario to a client")
+    m.add_argument("--client", required=True, choices=["claude-code", "claude-desktop", "vscode", "cursor"],
+                   help="the MCP client the configuration is for")
+    m.add_argument("--scenario", metavar="PATH", help="one scenario file (default: the built-in "
+                   "elec/gen1_fault_reset_fails.yaml)")
+    m.add_argument("--profile", default="benchmark", help="benchmark (default), crew, learning or dev")
+    m.add_argument("--json", action="store_true", help="the JSON configuration alone")
     return p
 
 
@@ -109,6 +118,10 @@ def _dispatch(argv: list[str] | None) -> int:
         from .validate import run_validate
 
         return run_validate(args)
+    if args.command == "mcp-config":
+        from .mcp_config import run_mcp_config
+
+        return run_mcp_config(args)
     if args.command == "serve":
         from a320bench.server.surface.serve import run_serve
 

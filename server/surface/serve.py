@@ -8,6 +8,9 @@ episode (end_turn_without_done unless it already ended) -> exit 0.
 
 The verdict in --result is kept current after every call and written
 atomically, so a client that kills the server still leaves a readable file.
+`{started}` in --result or --trajectory becomes the start time (UTC), so a
+configuration that a client starts many times keeps every episode apart
+(`a320-bench mcp-config`); a missing folder on either path is created.
 stdout carries the protocol only: logging goes to stderr at WARNING.
 
 An output the disk refuses before serving (a folder that is a file, read-only,
@@ -57,8 +60,29 @@ def _configure_logging() -> None:
     root.setLevel(logging.WARNING)
 
 
+STARTED = "{started}"
+
+
+def output_paths(args: Any, started: str) -> None:
+    """Put the start time in place of `{started}`; create the folders the outputs go to (a folder that
+    cannot be made is left for the writers to report, one line each)."""
+    for name in ("result", "trajectory"):
+        value = getattr(args, name)
+        if not value:
+            continue
+        value = value.replace(STARTED, started)
+        setattr(args, name, value)
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(value)), exist_ok=True)
+        except OSError:
+            pass
+
+
 def run_serve(args: Any) -> int:
     _configure_logging()
+    from datetime import datetime, timezone
+
+    output_paths(args, datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ"))
     try:
         profile, sc = _load(args)
         recorder, verdict_file, ep = _open(args, profile, sc)
@@ -90,8 +114,16 @@ def run_serve(args: Any) -> int:
 
     import anyio
 
+    server = create_server(ep, profile)
+
+    def identified(info: dict[str, Any]) -> None:
+        # What the client said it is (MCP clientInfo): `score` labels the episode with it.
+        recorder.write("client_report", client=info["name"], client_version=info["version"], model=None,
+                       source="mcp clientInfo")
+
+    server.on_client_identified = identified
     try:
-        return anyio.run(_serve, create_server(ep, profile), finish)
+        return anyio.run(_serve, server, finish)
     finally:
         recorder.close()
         verdict_file.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes.anthropic_server import FakeAnthropic
+from a320bench.bridge.clients.fake_messages_api import FakeAnthropic
 from tests.fakes.node_tools import require
 
 # Claude Code offline: the environment bridge/clients/claude.py forces, plus no telemetry or error reports.

@@ -1,5 +1,8 @@
 """A fake Anthropic Messages API on 127.0.0.1 for driving the real `claude -p` offline.
 
+It is the model of `run --client claude --offline-demo` (offline_demo.py) and of the
+real-client tests: standard library only, no network beyond loopback.
+
 The agent's turns are scripted. A *main* request (one that offers our MCP tools,
 `mcp__<server>__<tool>`) whose conversation already holds n assistant messages gets
 script[n]: text and/or tool_use blocks, or an HTTP status to fail with (on every
