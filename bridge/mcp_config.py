@@ -78,11 +78,13 @@ def config_for(client: str, argv: list[str]) -> dict[str, Any]:
 
 
 def claude_program() -> str:
-    """`claude` when it is on PATH, else the one `.ci/install-node-tools` placed (absolute)."""
+    """$A320_BENCH_CLAUDE, else `claude` when it is on PATH, else the one `.ci/install-node-tools` placed."""
+    from .clients.locate import ENV_CLAUDE, node_tool
+
+    if os.environ.get(ENV_CLAUDE):
+        return str(Path(os.environ[ENV_CLAUDE]).expanduser())
     if shutil.which("claude"):
         return "claude"
-    from .clients.locate import node_tool
-
     cached = node_tool("claude")
     return str(cached) if cached is not None else "claude"
 

@@ -10,7 +10,8 @@ The verdict in --result is kept current after every call and written
 atomically, so a client that kills the server still leaves a readable file.
 `{started}` in --result or --trajectory becomes the start time (UTC), so a
 configuration that a client starts many times keeps every episode apart
-(`a320-bench mcp-config`); a missing folder on either path is created.
+(`a320-bench mcp-config`); a missing folder on either path is created, and a
+start in which the client called no tool (a health check) leaves no files.
 stdout carries the protocol only: logging goes to stderr at WARNING.
 
 An output the disk refuses before serving (a folder that is a file, read-only,
@@ -63,26 +64,41 @@ def _configure_logging() -> None:
 STARTED = "{started}"
 
 
-def output_paths(args: Any, started: str) -> None:
-    """Put the start time in place of `{started}`; create the folders the outputs go to (a folder that
-    cannot be made is left for the writers to report, one line each)."""
+def output_paths(args: Any, started: str) -> bool:
+    """Put the start time in place of `{started}` (True if there was one); create the folders the outputs
+    go to (a folder that cannot be made is left for the writers to report, one line each)."""
+    per_start = False
     for name in ("result", "trajectory"):
         value = getattr(args, name)
         if not value:
             continue
+        per_start |= STARTED in value
         value = value.replace(STARTED, started)
         setattr(args, name, value)
         try:
             os.makedirs(os.path.dirname(os.path.abspath(value)), exist_ok=True)
         except OSError:
             pass
+    return per_start
+
+
+def _forget_unused(args: Any) -> None:
+    """A start in which the client called nothing (a client's health check, `claude mcp list`) is no
+    episode: its per-start files would score as an agent that did nothing."""
+    for path in (args.result, args.trajectory):
+        if path:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+    print("a320-bench serve: the client called no tool: nothing recorded", file=sys.stderr, flush=True)
 
 
 def run_serve(args: Any) -> int:
     _configure_logging()
     from datetime import datetime, timezone
 
-    output_paths(args, datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ"))
+    per_start = output_paths(args, datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ"))
     try:
         profile, sc = _load(args)
         recorder, verdict_file, ep = _open(args, profile, sc)
@@ -106,6 +122,8 @@ def run_serve(args: Any) -> int:
             verdict_file(fallback)
         recorder.close()
         verdict_file.close()
+        if per_start and ep.tool_calls == 0 and ep.ended != EndReason.STORAGE_ERROR:
+            _forget_unused(args)
         if ep.ended == EndReason.STORAGE_ERROR:
             print(f"error: {(ep.final or {}).get('error')}; the episode ended storage_error", file=sys.stderr,
                   flush=True)

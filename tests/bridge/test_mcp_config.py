@@ -96,7 +96,7 @@ def test_a_bad_scenario_or_profile_is_one_line_and_exit_2(args, line, state_home
 
 @pytest.mark.slow
 @pytest.mark.anyio
-async def test_a_server_started_from_the_config_keeps_each_start_apart_and_records_the_client(state_home, tmp_path):
+async def test_a_server_started_from_the_config_keeps_each_start_apart_records_the_client_and_forgets_health_checks(state_home, tmp_path):
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
     from mcp_types import Implementation
@@ -110,6 +110,8 @@ async def test_a_server_started_from_the_config_keeps_each_start_apart_and_recor
         async with Client(params, client_info=Implementation(name="probe-client", version=version)) as c:
             await c.call_tool("read_ecam", {})
             await c.call_tool("report_done", {"diagnosis": "GEN 1 fault", "actions_summary": "none"})
+    async with Client(params) as c:  # a health check (`claude mcp list`): tools listed, none called
+        assert len((await c.list_tools()).tools) == 6
     served = state_home / "a320-bench" / "served" / SCENARIO_ID
     trajectories = sorted(served.glob("*.jsonl"))
     assert len(trajectories) == 2 and len(list(served.glob("*.verdict.json"))) == 2
