@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--reasoning-level", metavar="LEVEL", default=None,
                    help="--model and plug-ins: the reasoning level (low, medium, high ...), recorded and scored apart")
     r.add_argument("--client-model", help="model name passed to the external client")
+    r.add_argument("--offline-demo", action="store_true", default=None,
+                   help="--client claude: against a local mock of the Messages API that flies the scripted "
+                   "procedure (no account, no network; labelled claude/offline-demo)")
     r.add_argument("--client-cmd", help="command for --client cmd; placeholders {config} {prompt} {system_prompt} {server}")
     # Defaults of flags that apply to one kind of run are None, so that a flag given where it
     # does not apply can be refused (run_command.py fills in the defaults).
