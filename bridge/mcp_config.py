@@ -124,9 +124,9 @@ def render(client: str, scenario: str | None, profile: str, *, as_json: bool) ->
         claude = claude_program()
         add = shlex.join([claude, "mcp", "add", "--scope", "user", SERVER_NAME, "--", *argv])
         missing = "" if claude != "claude" or shutil.which("claude") else \
-            "# (claude is neither on PATH nor in .cache/node-tools: install Claude Code first)\n"
-        return (f"# Claude Code: add the server once; it is then there in every folder (`claude mcp list` checks it)\n"
-                f"{missing}"
+            " (claude is neither on PATH nor in .cache/node-tools: install Claude Code first)"
+        return (f"# Claude Code: add the server once; it is then there in every folder (`claude mcp list` checks it)"
+                f"{missing}\n"
                 f"{add}\n"
                 f"# or the same as JSON, for `claude --mcp-config FILE` or a project's .mcp.json:\n"
                 f"{config}\n{after}")

@@ -16,9 +16,10 @@ comparing, both sides are normalised: the checkout's path and the scratch folder
 hashes become placeholders -- they differ from run to run, nothing else should.
 
 `--update` writes the outputs as they are now (paths normalised, figures as measured), keeping
-each `…`; an output whose shape changed (its lines no longer fit around the `…`) is written in
-full and named, to be trimmed by hand. Runnable commands must be cheap and deterministic: the
-check runs in the test suite (tests/test_readme_check.py).
+each `…` and each line with a `…` in it that still matches; an output whose shape changed (its
+lines no longer fit around the `…`) is written in full and named, to be trimmed by hand.
+Runnable commands must be cheap and deterministic: the check runs in the test suite
+(tests/test_readme_check.py).
 """
 
 from __future__ import annotations
@@ -133,14 +134,47 @@ def align(expected: list[str], actual: list[str]) -> list[int | None] | None:
     return list(found) if found is not None else None
 
 
+def loose_align(expected: list[str], actual: list[str]) -> list[int | None] | None:
+    """Where the expected lines went in an output that changed: the lines before the first `…` are
+    its first lines, those after the last `…` its last ones, each run of lines between two `…` where
+    its first line finds its closest match (difflib ratio above 0.6); None when that fails."""
+    import difflib
+
+    cuts = [i for i, line in enumerate(expected) if line.strip() == ELISION]
+    if not cuts:
+        return list(range(len(expected))) if len(expected) == len(actual) else None
+    head, tail = cuts[0], len(expected) - cuts[-1] - 1
+    if head + tail > len(actual):
+        return None
+    mapping: list[int | None] = [*range(head)]
+    cursor = head
+    for a, b in zip(cuts, cuts[1:] + [None]):
+        mapping.append(None)
+        if b is None:
+            break
+        run = expected[a + 1:b]
+        if not run:
+            continue
+        last_start = len(actual) - tail - len(run)
+        scored = [(difflib.SequenceMatcher(None, run[0], actual[s]).ratio(), -s) for s in range(cursor, last_start + 1)]
+        if not scored or max(scored)[0] <= 0.6:
+            return None
+        start = -max(scored)[1]
+        mapping += range(start, start + len(run))
+        cursor = start + len(run)
+    return mapping + [*range(len(actual) - tail, len(actual))]
+
+
 def updated(expected: list[str], raw: list[str], normal_expected: list[str], normal_actual: list[str]
             ) -> tuple[list[str], bool]:
     """The output to write: the actual lines where the expected ones stood, each `…` kept; or the
-    whole actual output (and False) when it does not fit around them any more."""
-    mapping = align(normal_expected, normal_actual)
+    whole actual output (and False) when no line of it can stand where an expected one did."""
+    mapping = align(normal_expected, normal_actual) or loose_align(normal_expected, normal_actual)
     if mapping is None:
-        return raw, False
-    return [expected[i] if j is None else raw[j] for i, j in enumerate(mapping)], True
+        return raw, not any(line.strip() == ELISION for line in expected)
+    # A line with `…` in it that still matches is kept: its `…` hides what differs between machines.
+    return [expected[i] if j is None or (ELISION in expected[i] and _line_pattern(normal_expected[i]).fullmatch(
+        normal_actual[j])) else raw[j] for i, j in enumerate(mapping)], True
 
 
 def run(commands: list[Command], cwd: Path, env: dict[str, str]) -> None:
