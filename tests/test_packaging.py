@@ -44,18 +44,25 @@ def test_the_readme_lists_the_whole_catalogue():
         "run: python -m a320bench.bridge.catalogue --readme"
 
 
-@pytest.mark.slow
-def test_the_wheel_carries_every_package_the_profiles_the_scenarios_and_the_schema(tmp_path):
+def build_wheel(tmp_path: Path) -> Path:
+    """The wheel of the committed checkout, built offline from a clone (a build writes egg-info and
+    build/ next to the sources)."""
     import subprocess
     import sys
-    import zipfile
 
-    # Build from a copy: a build writes egg-info and build/ next to the sources.
     src = tmp_path / "src"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(src)], check=True)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
                     str(tmp_path), str(src)], check=True, capture_output=True)
     (wheel,) = tmp_path.glob("a320_bench-*.whl")
+    return wheel
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_every_package_the_profiles_the_scenarios_and_the_schema(tmp_path):
+    import zipfile
+
+    wheel = build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     for pkg in cfg["packages"]:
@@ -112,11 +119,7 @@ def test_a_fresh_install_without_extras_runs_the_quick_start_and_says_what_an_ex
     import sys
     import sysconfig
 
-    src = tmp_path / "src"
-    subprocess.run(["git", "clone", "-q", str(ROOT), str(src)], check=True)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                    str(tmp_path), str(src)], check=True, capture_output=True)
-    (wheel,) = tmp_path.glob("a320_bench-*.whl")
+    wheel = build_wheel(tmp_path)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
     site = Path(subprocess.run([venv / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],

@@ -4,7 +4,8 @@ Messages API on loopback that flies the scenario's scripted procedure.
 The whole client path -- sandbox, MCP over HTTP, the transcript, the client_report, scoring -- without
 an account or a network. The mock is harness-side and knows the answer on purpose, like the scripted
 provider: its calls are the scripted provider's (`ScriptedRun`, recorded here without an aircraft).
-Each episode gets its own mock (fake_messages_api.py) on a fresh port, so parallel episodes never mix.
+Each episode gets its own mock (fake_messages_api.py) on a fresh port, behind a fresh key, so parallel
+episodes never mix and nothing else on loopback can read the script.
 The episodes are labelled `claude/offline-demo`, never the name of a real model, and the user's Claude
 login and Anthropic settings are left out: nothing real is called, nothing is billed.
 """
@@ -12,6 +13,7 @@ login and Anthropic settings are left out: nothing real is called, nothing is bi
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import SimpleNamespace
@@ -23,7 +25,6 @@ from .fake_messages_api import FakeAnthropic, tool_use, turn
 from .sandbox import DataFile
 
 DEMO_MODEL = "offline-demo"
-DEMO_KEY = "offline-demo-no-key"
 # The user's own Anthropic and Claude Code routing (a key, a proxy, Bedrock or Vertex) stays out.
 USER_ROUTING = ("ANTHROPIC_", "CLAUDE_CODE_USE_")
 
@@ -68,6 +69,7 @@ class OfflineDemoClaude(ClaudeClient):
         (None: a variable removed)."""
         calls = await scripted_calls(scenario, list(profile.tools))
         script = [turn(tool_use(f"mcp__{server}__{name}", args)) for name, args in calls]
-        with FakeAnthropic([*script, turn(text="Procedure flown (offline demo).")]) as api:
+        key = f"offline-demo-{secrets.token_urlsafe(16)}"  # the mock answers this episode's claude only
+        with FakeAnthropic([*script, turn(text="Procedure flown (offline demo).")], api_key=key) as api:
             removed: dict[str, str | None] = {k: None for k in os.environ if k.startswith(USER_ROUTING)}
-            yield {**removed, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": DEMO_KEY}
+            yield {**removed, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": key}

@@ -3,12 +3,16 @@ Messages API flying the scripted procedure; and a claude that is not logged in, 
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
+
 import anyio
 import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.clients.claude import NOT_LOGGED_IN, reported_error
-from a320bench.bridge.clients.offline_demo import DEMO_KEY, OfflineDemoClaude, scripted_calls
+from a320bench.bridge.clients.offline_demo import OfflineDemoClaude, scripted_calls
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.scenario.loader import load
 from a320bench.server.surface.profiles import load_profile
@@ -35,8 +39,16 @@ async def test_the_demo_points_claude_at_its_own_mock_and_leaves_the_users_accou
     assert (demo.model, demo.home_files()) == ("offline-demo", [])
     async with demo.episode_backend(load(SCENARIO), BENCHMARK, "a320") as changes:
         assert changes["ANTHROPIC_AUTH_TOKEN"] is None and changes["CLAUDE_CODE_USE_BEDROCK"] is None
-        assert changes["ANTHROPIC_API_KEY"] == DEMO_KEY
-        assert changes["ANTHROPIC_BASE_URL"].startswith("http://127.0.0.1:")
+        key, url = changes["ANTHROPIC_API_KEY"], changes["ANTHROPIC_BASE_URL"]
+        assert key.startswith("offline-demo-") and url.startswith("http://127.0.0.1:")
+        # Nothing else on loopback reads the script that flies the answer: without the key, 401.
+        body = json.dumps({"model": "x", "messages": [], "tools": [{"name": "mcp__a320__read_ecam"}]}).encode()
+        for headers in ({}, {"x-api-key": "guess"}):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(urllib.request.Request(f"{url}/v1/messages", body, headers))
+            assert refused.value.code == 401
+        answer = urllib.request.urlopen(urllib.request.Request(f"{url}/v1/messages", body, {"x-api-key": key}))
+        assert json.loads(answer.read())["content"][0]["name"] == "mcp__a320__read_ecam"
 
 
 @pytest.mark.parametrize(("args", "line"), [
