@@ -6,7 +6,8 @@ to a folder outside the checkout, `$XDG_STATE_HOME/a320-bench/served/<scenario i
 (`~/.local/state/...` by default), one pair of files per start of the server
 (`{started}` in the paths: serve writes its start time there), created on first use.
 
-One shape per client (what each reads, measured against their documentation):
+One shape per client (claude-code's is tested with the real claude; the others follow each
+client's documentation):
 
     claude-code     `claude mcp add --scope user ...` (any folder), or {"mcpServers": ...} for
                     `claude --mcp-config FILE` and a project's .mcp.json
