@@ -71,6 +71,7 @@ def test_claude_code_gets_a_claude_mcp_add_line_naming_the_installed_claude_when
     exe.write_text("#!/bin/sh\n")
     exe.chmod(0o755)
     monkeypatch.setenv("A320_BENCH_NODE_TOOLS", str(tools))
+    monkeypatch.delenv("A320_BENCH_CLAUDE", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     rc, out, _ = printed(capsys, "--client", "claude-code")
     assert rc == 0
