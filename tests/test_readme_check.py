@@ -35,6 +35,7 @@ def test_an_ellipsis_line_stands_for_any_lines_and_an_inline_one_for_any_text():
     assert align(["a", "…", "d"], ["a", "b", "c", "d"]) == [0, None, 3]
     assert align(["a", "…", "d"], ["a", "d"]) == [0, None, 1]
     assert align(["x…z"], ["x and z"]) == [0]
+    assert align(["┃ h ┃", "│ …   │     │   │", "end"], ["┃ h ┃", "│ r1 │ 1 │", "│ r2 │ 2 │", "end"]) == [0, None, 3]
     assert align(["a", "…"], ["b"]) is None
     assert align(["a"], ["a", "extra"]) is None
 

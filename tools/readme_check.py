@@ -5,8 +5,9 @@
 
 A fenced block right after a line `<!-- readme-check -->` is runnable. In it, a line starting
 `$ ` is a command; the lines after it, up to the next command, are what it prints (stdout and
-stderr together, as a terminal shows them). A line that is only `…` stands for any number of
-lines, and `…` inside a line for any text, so an example can be trimmed to what matters.
+stderr together, as a terminal shows them). A line that holds only `…` (table borders aside:
+a trimmed table's `│ … │ │` row) stands for any number of lines, and `…` inside a line for any
+text, so an example can be trimmed to what matters.
 
 Commands run one after another with bash, in a scratch folder that shows the checkout's files
 (links to them: what a command writes, e.g. `runs/`, stays out of the checkout), with this
@@ -92,6 +93,13 @@ def runnable_blocks(lines: list[str]) -> list[Block]:
     return blocks
 
 
+_ELISION_LINE = re.compile(r"[\s│┃|]*…[\s│┃|]*")
+
+
+def is_elision(line: str) -> bool:
+    return bool(_ELISION_LINE.fullmatch(line))
+
+
 def normalise(line: str, paths: dict[str, str]) -> str:
     for real, shown in paths.items():
         line = line.replace(real, shown)
@@ -118,7 +126,7 @@ def align(expected: list[str], actual: list[str]) -> list[int | None] | None:
     def fit(i: int, j: int) -> tuple[int | None, ...] | None:
         if i == len(expected):
             return () if j == len(actual) else None
-        if expected[i].strip() == ELISION:
+        if is_elision(expected[i]):
             for k in range(j, len(actual) + 1):
                 rest = fit(i + 1, k)
                 if rest is not None:
@@ -140,7 +148,7 @@ def loose_align(expected: list[str], actual: list[str]) -> list[int | None] | No
     its first line finds its closest match (difflib ratio above 0.6); None when that fails."""
     import difflib
 
-    cuts = [i for i, line in enumerate(expected) if line.strip() == ELISION]
+    cuts = [i for i, line in enumerate(expected) if is_elision(line)]
     if not cuts:
         return list(range(len(expected))) if len(expected) == len(actual) else None
     head, tail = cuts[0], len(expected) - cuts[-1] - 1
@@ -171,7 +179,7 @@ def updated(expected: list[str], raw: list[str], normal_expected: list[str], nor
     whole actual output (and False) when no line of it can stand where an expected one did."""
     mapping = align(normal_expected, normal_actual) or loose_align(normal_expected, normal_actual)
     if mapping is None:
-        return raw, not any(line.strip() == ELISION for line in expected)
+        return raw, not any(is_elision(line) for line in expected)
     # A line with `…` in it that still matches is kept: its `…` hides what differs between machines.
     return [expected[i] if j is None or (ELISION in expected[i] and _line_pattern(normal_expected[i]).fullmatch(
         normal_actual[j])) else raw[j] for i, j in enumerate(mapping)], True
