@@ -1,4 +1,4 @@
-"""`a320-bench`: run | serve | score | report | export | validate.
+"""`a320-bench`: run | serve | score | report | export | validate | mcp-config.
 
 Thin: each command parses its flags and calls one library function. Heavy
 imports (mcp, litellm, the simulator) happen inside the command bodies, so
@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--reasoning-level", metavar="LEVEL", default=None,
                    help="--model and plug-ins: the reasoning level (low, medium, high ...), recorded and scored apart")
     r.add_argument("--client-model", help="model name passed to the external client")
+    r.add_argument("--offline-demo", action="store_true", default=None,
+                   help="--client claude: against a local mock of the Messages API that flies the scripted "
+                   "procedure (no account, no network; labelled claude/offline-demo)")
     r.add_argument("--client-cmd", help="command for --client cmd; placeholders {config} {prompt} {system_prompt} {server}")
     # Defaults of flags that apply to one kind of run are None, so that a flag given where it
     # does not apply can be refused (run_command.py fills in the defaults).
@@ -111,7 +114,16 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("-o", "--output", default="logs", metavar="DIR", help="the folder for the logs (default: logs)")
 
     v = sub.add_parser("validate", help="check scenario files and fly each ground truth with the scripted provider")
-    v.add_argument("paths", nargs="*", metavar="PATH", help="scenario files, folders or globs (default: scenarios/)")
+    v.add_argument("paths", nargs="*", metavar="PATH",
+                   help="scenario files, folders or globs (default: the built-in catalogue)")
+
+    m = sub.add_parser("mcp-config", help="print a ready-to-paste MCP configuration that serves a scenario to a client")
+    m.add_argument("--client", required=True, choices=["claude-code", "claude-desktop", "vscode", "cursor"],
+                   help="the MCP client the configuration is for")
+    m.add_argument("--scenario", metavar="PATH", help="one scenario file (default: the built-in "
+                   "elec/gen1_fault_reset_fails.yaml)")
+    m.add_argument("--profile", default="benchmark", help="benchmark (default), crew, learning or dev")
+    m.add_argument("--json", action="store_true", help="the JSON configuration alone")
     return p
 
 
@@ -134,6 +146,10 @@ def _dispatch(argv: list[str] | None) -> int:
         from .validate import run_validate
 
         return run_validate(args)
+    if args.command == "mcp-config":
+        from .mcp_config import run_mcp_config
+
+        return run_mcp_config(args)
     if args.command == "serve":
         from a320bench.server.surface.serve import run_serve
 

@@ -77,7 +77,9 @@ def check_flags(args) -> None:
         "--replay-of": (args.replay_of, name == "replay", "--provider replay"),
         "--seed": (args.seed, name == "random" or plugin,
                    "--provider random and plug-in agents (no other built-in takes a seed)"),
-        "--client-model": (args.client_model, bool(args.client), "--client"),
+        "--client-model": (args.client_model, bool(args.client) and not args.offline_demo,
+                           "--client (the offline demo's model is the mock's)"),
+        "--offline-demo": (args.offline_demo, args.client == "claude", "--client claude"),
         "--client-timeout": (args.client_timeout, bool(args.client), "--client"),
         "--client-cmd": (args.client_cmd, args.client == "cmd", "--client cmd"),
         "--sampling": (args.sampling, models, "--model and plug-in agents"),
@@ -114,6 +116,10 @@ def check_flags(args) -> None:
         raise UsageError("--provider replay needs --replay-from RUNS_FOLDER")
     if args.client == "cmd" and not args.client_cmd:
         raise UsageError("--client cmd needs --client-cmd '...'")
+    if args.offline_demo:
+        from .clients.offline_demo import DEMO_MODEL
+
+        args.client_model = DEMO_MODEL  # its files and rows: claude-offline-demo, never a real model's
     for flag, value in DEFAULTS.items():
         if getattr(args, flag) is None:
             setattr(args, flag, value)

@@ -20,7 +20,8 @@ Events (each a JSON object with `type`, `ts` wall-clock ISO time, `schema_versio
                     own code failed (its traceback in `exception`): the agent's result
     harness_error   a bug of ours, with its traceback
     captain_turn    an LLM captain's answer (crew profile, --captain-model): model, tokens, cost
-    client_report   what an external client (claude -p) reported about itself
+    client_report   what an external client reported about itself: claude -p's transcript (run), or
+                    the MCP clientInfo it sent (serve, when it first names itself)
     replay_check    a replay's final state and verdict against the recording's
     final           end reason, report_done payload, success evaluation (with the invariants
                     violated during the episode), final ECAM, state hash; `error` when a fault ended it

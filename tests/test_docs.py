@@ -4,8 +4,7 @@
   exists, and an anchor that exists in it;
 - every `§` citation anywhere in the repository's .py, .yaml and .md files names a section, a
   rule or a catalogue entry of docs/domain-reference.md;
-- no file cites a document that is not in the repository (docs/CITATIONS-TODO.md lists the
-  ones still waiting for a fix, while it exists);
+- no file cites a document that is not in the repository;
 - the end-reason table of docs/architecture.md is server/end_reason.py's list.
 
 Pure file reading: no subprocess, no network.
@@ -24,7 +23,6 @@ from a320bench.server.end_reason import EndReason
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 DOMAIN_REFERENCE = DOCS / "domain-reference.md"
-CITATIONS_TODO = DOCS / "CITATIONS-TODO.md"
 LINKED_MARKDOWN = [ROOT / "README.md", *sorted(DOCS.glob("*.md")), ROOT / "scenarios" / "README.md",
                    ROOT / "profiles" / "README.md"]
 CITING_SUFFIXES = (".py", ".yaml", ".yml", ".md")
@@ -238,27 +236,14 @@ def test_the_citation_check_reports_what_does_not_exist(reference):
 
 # ---- documents outside the repository ---------------------------------------------------------
 
-def files_waiting_in_the_todo() -> set[Path]:
-    """Files docs/CITATIONS-TODO.md lists (first column `path:line`); none once it is deleted."""
-    if not CITATIONS_TODO.exists():
-        return set()
-    listed = re.findall(r"^\|\s*`([^`:]+):\d+`", CITATIONS_TODO.read_text(encoding="utf-8"), re.M)
-    return {ROOT / p for p in listed}
-
-
 def test_no_file_cites_a_document_outside_the_repository():
-    allowed = files_waiting_in_the_todo() | {CITATIONS_TODO, Path(__file__).resolve()}
     problems = []
     for path in citing_files():
-        if path in allowed:
-            continue
+        if path == Path(__file__).resolve():
+            continue  # it names them in order to look for them
         for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             problems += [f"{path.relative_to(ROOT)}:{n}: cites {name}" for name in OUTSIDE_DOCUMENTS if name in line]
     assert problems == []
-
-
-def test_the_todo_lists_only_files_that_exist():
-    assert all(p.exists() for p in files_waiting_in_the_todo())
 
 
 # ---- end reasons ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -43,18 +44,25 @@ def test_the_readme_lists_the_whole_catalogue():
         "run: python -m a320bench.bridge.catalogue --readme"
 
 
-@pytest.mark.slow
-def test_the_wheel_carries_every_package_the_profiles_the_scenarios_and_the_schema(tmp_path):
+def build_wheel(tmp_path: Path) -> Path:
+    """The wheel of the committed checkout, built offline from a clone (a build writes egg-info and
+    build/ next to the sources)."""
     import subprocess
     import sys
-    import zipfile
 
-    # Build from a copy: a build writes egg-info and build/ next to the sources.
     src = tmp_path / "src"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(src)], check=True)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
                     str(tmp_path), str(src)], check=True, capture_output=True)
     (wheel,) = tmp_path.glob("a320_bench-*.whl")
+    return wheel
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_every_package_the_profiles_the_scenarios_and_the_schema(tmp_path):
+    import zipfile
+
+    wheel = build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     for pkg in cfg["packages"]:
@@ -65,3 +73,76 @@ def test_the_wheel_carries_every_package_the_profiles_the_scenarios_and_the_sche
     scenarios = {f"a320bench/scenarios/{p.relative_to(ROOT / 'scenarios').as_posix()}"
                  for p in (ROOT / "scenarios").rglob("*.yaml")}
     assert scenarios <= names
+
+
+def base_closure() -> list[str]:
+    """The distributions `pip install a320-bench` (no extra) brings: its requirements, recursively,
+    markers evaluated for this interpreter with no extra asked for."""
+    from importlib.metadata import distribution
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    seen: set[tuple[str, str]] = set()
+    todo = [("a320-bench", "")]  # (distribution, one extra of it asked for by a dependent: pyjwt[crypto])
+    while todo:
+        name, extra = todo.pop()
+        name = canonicalize_name(name)
+        if (name, extra) in seen:
+            continue
+        seen.add((name, extra))
+        for line in distribution(name).requires or []:
+            req = Requirement(line)
+            if req.marker is None or req.marker.evaluate({"extra": extra}):
+                todo += [(req.name, x) for x in ("", *req.extras)]
+    return sorted({name for name, _ in seen} - {"a320-bench"})
+
+
+def only_these_distributions(names: list[str], folder: Path) -> Path:
+    """A folder that holds (links to) exactly these installed distributions: offline, a fresh
+    environment sees what a network install without extras would give it, and nothing more."""
+    from importlib.metadata import distribution
+
+    folder.mkdir()
+    for name in names:
+        dist = distribution(name)
+        for top in {f.parts[0] for f in dist.files or [] if f.parts and f.parts[0] not in ("..", "__pycache__")}:
+            source = Path(dist.locate_file(top))
+            if source.exists() and not (folder / top).exists():
+                (folder / top).symlink_to(source)
+    return folder
+
+
+@pytest.mark.slow
+def test_a_fresh_install_without_extras_runs_the_quick_start_and_says_what_an_extra_would_add(tmp_path):
+    import subprocess
+    import sys
+    import sysconfig
+
+    wheel = build_wheel(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    site = Path(subprocess.run([venv / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    assert sysconfig.get_path("purelib") != str(site)
+    deps = only_these_distributions(base_closure(), tmp_path / "deps")
+    (site / "a320_bench_deps.pth").write_text(f"{deps}\n")
+    subprocess.run([venv / "bin" / "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True,
+                   capture_output=True)
+    for extra in ("litellm", "tenacity", "pytest"):  # what the extras add is not there
+        found = subprocess.run([venv / "bin" / "python", "-c", f"import {extra}"], capture_output=True)
+        assert found.returncode == 1, extra
+
+    bench = str(venv / "bin" / "a320-bench")
+    elec = sorted((ROOT / "scenarios" / "elec").glob("*.yaml"))
+    quick = subprocess.run([bench, "run", "--scenario", str(ROOT / "scenarios" / "elec"), "--out", "runs",
+                            "--no-progress"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert quick.returncode == 0, quick.stderr[-2000:]
+    assert f"{len(elec)} episodes scored." in quick.stdout
+    assert len(list((tmp_path / "runs").glob("*/scripted__run000.jsonl"))) == len(elec)
+    model = subprocess.run([bench, "run", "--model", "anthropic/claude-sonnet-4-5", "--out", "runs2"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120)
+    assert model.returncode == 2
+    assert re.fullmatch(re.escape("error: the litellm provider needs the providers extra (litellm is not installed): "
+                                  f"{venv}/bin/python") + r"[0-9.]*" + re.escape(" -m pip install 'a320-bench[providers]'\n"),
+                        model.stderr), model.stderr

@@ -154,10 +154,25 @@ class ClaudeClient:
         if t.init is not None and t.result is None:
             errors.append("claude ended without a result event")
         elif res.get("is_error"):
-            what = str(res.get("result") or "")[:200]
-            status_code = res.get("api_error_status")
-            errors.append(f"claude reported an error ({res.get('subtype')}"
-                          f"{f', API status {status_code}' if status_code else ''}): {what}")
+            errors.append(reported_error(res))
         if outcome.exit_code not in (0, None) and not errors:
             errors.append(f"claude exited with code {outcome.exit_code}")
         return fields, errors
+
+
+NOT_LOGGED_IN = "claude is not logged in: run `claude login` or set ANTHROPIC_API_KEY, or try --offline-demo"
+
+
+def reported_error(result: dict[str, Any]) -> str:
+    """One line for a `result` event with is_error. Its subtype is no help there: a failed API call
+    ends `success` ("Not logged in" included), so the terminal reason and the API status say what."""
+    what = str(result.get("result") or "")[:200]
+    status_code = result.get("api_error_status")
+    if what.lower().startswith("not logged in"):
+        return NOT_LOGGED_IN
+    if status_code == 401:
+        return f"claude's credentials were refused (API status 401: {what}): run `claude login` or check " \
+               "ANTHROPIC_API_KEY, or try --offline-demo"
+    why = [str(result["terminal_reason"])] if result.get("terminal_reason") else []
+    why += [f"API status {status_code}"] if status_code else []
+    return f"claude reported an error ({', '.join(why)}): {what}" if why else f"claude reported an error: {what}"

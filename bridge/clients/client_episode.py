@@ -33,6 +33,8 @@ import json
 import os
 import secrets as random_ids
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +57,14 @@ SERVER_NAME = "a320"
 def make_client(args: Any) -> ExternalClient:
     """The client of `run --client claude|cmd` (run.check_flags has checked the flags); a bad
     --client-cmd is a usage error."""
-    if args.client == "claude":
+    if args.client == "claude" and getattr(args, "offline_demo", False):
+        from .offline_demo import OfflineDemoClaude
+
+        impl: Any = OfflineDemoClaude(args.client_timeout)
+    elif args.client == "claude":
         from .claude import ClaudeClient
 
-        impl: Any = ClaudeClient(args.client_model, args.client_timeout)
+        impl = ClaudeClient(args.client_model, args.client_timeout)
     elif args.client == "cmd":
         from .command import CommandClient, TemplateError
 
@@ -153,8 +159,11 @@ class ExternalClient:
             else:
                 exe, box, env = self._setup
                 transcript.unlink(missing_ok=True)  # an earlier, incomplete attempt
-                outcome, invocation = await self._run(exe, box, env, ep, profile, sc.task_prompt, transcript,
-                                                      token, opaque_id, scrubber, learnings)
+                backend = getattr(self.impl, "episode_backend", None)  # the offline demo's model
+                async with backend(sc, profile, SERVER_NAME) if backend else _no_backend() as changes:
+                    env = {k: v for k, v in {**env, **changes}.items() if v is not None}
+                    outcome, invocation = await self._run(exe, box, env, ep, profile, sc.task_prompt, transcript,
+                                                          token, opaque_id, scrubber, learnings)
                 errors += self._assess(outcome, invocation, report, transcript, profile)
             own_end = ep.ended
             timed_out = bool(report.get("timed_out"))
@@ -237,6 +246,11 @@ class ExternalClient:
             return
         self._printed.add(key)
         console.note(line)
+
+
+@asynccontextmanager
+async def _no_backend() -> AsyncIterator[dict[str, str | None]]:
+    yield {}
 
 
 def _storage_error(scenario_id: str, run_index: int, path: Path, rec: HeldFinalRecorder,

@@ -1,4 +1,4 @@
-"""Classify each tool call of an episode against the ground truth (DESIGN.md "Scoring").
+"""Classify each tool call of an episode against the ground truth (docs/architecture.md "Scoring").
 
 Reads are `observation`; a call that returned an error is `invalid`. A
 successful `set_control` is, in this precedence:

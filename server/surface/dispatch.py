@@ -35,6 +35,7 @@ from __future__ import annotations
 import logging
 import time
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -63,9 +64,21 @@ class EpisodeServer(MCPServer[EpisodeState]):
         # One call at a time: a client may send calls concurrently (parallel tool use), but the
         # aircraft is one and the trajectory must say in which order the calls acted.
         self._one_at_a_time = anyio.Lock(fast_acquire=True)  # no event-loop trip when uncontended
+        # `serve` sets it: called once with the client's MCP clientInfo ({name, version}) when the
+        # client first names itself, so a served trajectory says who flew it (`run` knows already).
+        self.on_client_identified: Callable[[dict[str, Any]], None] | None = None
+
+    def _identify_client(self, context: Any) -> None:
+        if self.on_client_identified is None:
+            return
+        info = client_info(context)
+        if info is not None:
+            announce, self.on_client_identified = self.on_client_identified, None
+            announce(info)
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None
                         ) -> CallToolResult | InputRequiredResult:
+        self._identify_client(context)
         meta = _request_meta(context)
         if messages.MALFORMED_ARGUMENTS_META in meta:
             raise ToolError(await self.record_malformed_call(name, meta[messages.MALFORMED_ARGUMENTS_META]))
@@ -91,6 +104,7 @@ class EpisodeServer(MCPServer[EpisodeState]):
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         # A resource read is counted and recorded like a call (surface/resources.py): one at a time too.
+        self._identify_client(context)
         async with self._one_at_a_time:
             try:
                 return await super().read_resource(uri, context)
@@ -170,6 +184,19 @@ class EpisodeServer(MCPServer[EpisodeState]):
         self.state.episode.record_call(messages.capped(name), messages.capped(arguments),
                                        {"error": message, **(detail or {})}, True, before, wall)
         return ToolError(message)
+
+
+def client_info(context: Any) -> dict[str, Any] | None:
+    """The MCP clientInfo the client sent (initialize, or each request's envelope on 2026-07-28), capped."""
+    try:
+        params = context.request_context.session.client_params if context is not None else None
+    except (AttributeError, ValueError):  # a Context built outside a request
+        return None
+    info = getattr(params, "client_info", None)
+    if info is None:
+        return None
+    return {"name": messages.cap_text(str(info.name)),
+            "version": messages.cap_text(str(info.version)) if getattr(info, "version", None) else None}
 
 
 def _request_meta(context: Any) -> Any:

@@ -77,10 +77,11 @@ class _Uvicorn(uvicorn.Server):
 
 @contextlib.asynccontextmanager
 async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LOOPBACK, port: int = 0,
-                     path: str = "/mcp", token: str | None = None, auth: bool = True, learnings: Any = None
-                     ) -> AsyncIterator[HttpEndpoint]:
+                     path: str = "/mcp", token: str | None = None, auth: bool = True, learnings: Any = None,
+                     on_client_identified: Any = None) -> AsyncIterator[HttpEndpoint]:
     """Serve `episode` with `profile`'s tools at http://host:port/path until the block ends (`learnings`:
-    the learning track's store of this episode, factory.create_server)."""
+    the learning track's store of this episode, factory.create_server; `on_client_identified`: see
+    dispatch.EpisodeServer, what `serve` records of the client)."""
     token = (token or secrets.token_urlsafe(32)) if auth else ""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
@@ -92,6 +93,7 @@ async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LO
         base = f"http://{host}:{bound_port}"
         server = create_server(episode, profile, learnings=learnings,
                                **(_bearer_auth(token, base) if auth else {}))
+        server.on_client_identified = on_client_identified
         app = server.streamable_http_app(streamable_http_path=path, host=host)
         config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=SHUTDOWN_GRACE_S, log_level="warning")

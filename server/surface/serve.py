@@ -15,6 +15,10 @@ loopback without one is refused.
 
 The verdict in --result is kept current after every call and written
 atomically, so a client that kills the server still leaves a readable file.
+`{started}` in --result or --trajectory becomes the start time (UTC), so a
+configuration that a client starts many times keeps every episode apart
+(`a320-bench mcp-config`); a missing folder on either path is created, and a
+start in which the client called no tool (a health check) leaves no files.
 stdout carries the protocol only: logging goes to stderr at WARNING.
 
 An output the disk refuses before serving (a folder that is a file, read-only,
@@ -66,8 +70,44 @@ def _configure_logging() -> None:
     root.setLevel(logging.WARNING)
 
 
+STARTED = "{started}"
+
+
+def output_paths(args: Any, started: str) -> bool:
+    """Put the start time in place of `{started}` (True if there was one); create the folders the outputs
+    go to (a folder that cannot be made is left for the writers to report, one line each)."""
+    per_start = False
+    for name in ("result", "trajectory"):
+        value = getattr(args, name)
+        if not value:
+            continue
+        per_start |= STARTED in value
+        value = value.replace(STARTED, started)
+        setattr(args, name, value)
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(value)), exist_ok=True)
+        except OSError:
+            pass
+    return per_start
+
+
+def _forget_unused(args: Any) -> None:
+    """A start in which the client called nothing (a client's health check, `claude mcp list`) is no
+    episode: its per-start files would score as an agent that did nothing."""
+    for path in (args.result, args.trajectory):
+        if path:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+    print("a320-bench serve: the client called no tool: nothing recorded", file=sys.stderr, flush=True)
+
+
 def run_serve(args: Any) -> int:
     _configure_logging()
+    from datetime import datetime, timezone
+
+    per_start = output_paths(args, datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ"))
     try:
         _check_http_flags(args)
         profile, sc = _load(args)
@@ -92,6 +132,8 @@ def run_serve(args: Any) -> int:
             verdict_file(fallback)
         recorder.close()
         verdict_file.close()
+        if per_start and ep.tool_calls == 0 and ep.ended != EndReason.STORAGE_ERROR:
+            _forget_unused(args)
         if ep.ended == EndReason.STORAGE_ERROR:
             print(f"error: {(ep.final or {}).get('error')}; the episode ended storage_error", file=sys.stderr,
                   flush=True)
@@ -100,10 +142,17 @@ def run_serve(args: Any) -> int:
 
     import anyio
 
+    def identified(info: dict[str, Any]) -> None:
+        # What the client said it is (MCP clientInfo): `score` labels the episode with it.
+        recorder.write("client_report", client=info["name"], client_version=info["version"], model=None,
+                       source="mcp clientInfo")
+
     try:
         if getattr(args, "http", False):
-            return anyio.run(_serve_http, ep, profile, finish, args)
-        return anyio.run(_serve, create_server(ep, profile), finish)
+            return anyio.run(_serve_http, ep, profile, finish, args, identified)
+        server = create_server(ep, profile)
+        server.on_client_identified = identified
+        return anyio.run(_serve, server, finish)
     finally:
         recorder.close()
         verdict_file.close()
@@ -218,7 +267,8 @@ async def _serve(server: Any, finish: Callable[[], int]) -> int:
     return finish()
 
 
-async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], args: Any) -> int:
+async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], args: Any,
+                      identified: Callable[[dict[str, Any]], None]) -> int:
     """Serve over Streamable HTTP until SIGTERM or Ctrl-C, then finish the episode."""
     import anyio
 
@@ -227,7 +277,7 @@ async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], arg
     token = os.environ.get(TOKEN_ENV) or None
     try:
         async with serve_http(episode, profile, host=args.host or "127.0.0.1", port=args.port or 0, token=token,
-                              auth=token is not None) as endpoint:
+                              auth=token is not None, on_client_identified=identified) as endpoint:
             with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
                 auth = f"; clients send the bearer token in ${TOKEN_ENV}" if token else "; no token (loopback only)"
                 print(f"serving {episode.scenario.id} ({profile.name} profile) at {endpoint.url}{auth}; "

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes.anthropic_server import FakeAnthropic
+from a320bench.bridge.clients.fake_messages_api import FakeAnthropic
 from tests.fakes.node_tools import require
 
-# Claude Code's offline recipe (shared/notes/real-clients.md): no update checks, telemetry or side traffic.
+# Claude Code offline: the environment bridge/clients/claude.py forces, plus no telemetry or error reports.
 OFFLINE_ENV = {
     "ANTHROPIC_API_KEY": "dummy",
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",

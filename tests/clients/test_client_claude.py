@@ -1,6 +1,6 @@
 """The real Claude Code (`claude -p`, pinned by .ci/install-node-tools) flying scenarios in its
 sandbox, through the episode's HTTP server that `run` owns, offline against the fake Messages API
-in tests/fakes/anthropic_server.py."""
+of the package (bridge/clients/fake_messages_api.py, the --offline-demo model)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.session import sha256_text
 from a320bench.server.surface.profiles import load_profile
 from tests.clients.client_bed import IDENTITY_FIELDS, events, last, mcp, run, tool_calls, trajectory
-from tests.fakes.anthropic_server import INPUT_TOKENS, OUTPUT_TOKENS, tool_use, turn
+from a320bench.bridge.clients.fake_messages_api import INPUT_TOKENS, OUTPUT_TOKENS, tool_use, turn
 
 pytestmark = [pytest.mark.realclient, pytest.mark.slow]
 

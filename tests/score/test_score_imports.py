@@ -1,4 +1,4 @@
-"""Scoring and the report are pure and offline: they load neither MCP, litellm, the simulator nor pydantic (DESIGN.md)."""
+"""Scoring and the report are pure and offline: they load neither MCP, litellm, the simulator nor pydantic (docs/architecture.md "Layout")."""
 
 import json
 import subprocess

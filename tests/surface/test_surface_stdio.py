@@ -55,7 +55,14 @@ async def test_the_stateless_2026_path_serves_the_benchmark_tools_and_report_don
     assert set(verdict["success"]) == {"passed", "criteria", "invariant_violations"}
     assert verdict["final_ecam"]["alerts"] == []
     events = read_events(traj)
-    assert [e["type"] for e in events] == ["meta", "setup", "tool_call", "tool_call", "tool_call", "final"]
+    assert [e["type"] for e in events] == ["meta", "setup", "client_report", "tool_call", "tool_call", "tool_call",
+                                           "final"]
+    # Who flew it, as the client named itself (the SDK's default clientInfo): `score` labels the episode so.
+    from mcp.client.session import DEFAULT_CLIENT_INFO
+
+    assert {k: events[2][k] for k in ("client", "client_version", "model", "source")} == {
+        "client": DEFAULT_CLIENT_INFO.name, "client_version": DEFAULT_CLIENT_INFO.version, "model": None,
+        "source": "mcp clientInfo"}
     assert events[0]["profile"] == "benchmark"
     assert events[0]["tools"] == BENCHMARK_TOOLS
 

@@ -1,5 +1,8 @@
 """A fake Anthropic Messages API on 127.0.0.1 for driving the real `claude -p` offline.
 
+It is the model of `run --client claude --offline-demo` (offline_demo.py) and of the
+real-client tests: standard library only, no network beyond loopback.
+
 The agent's turns are scripted. A *main* request (one that offers our MCP tools,
 `mcp__<server>__<tool>`) whose conversation already holds n assistant messages gets
 script[n]: text and/or tool_use blocks, or an HTTP status to fail with (on every
@@ -82,10 +85,13 @@ class FakeAnthropic:
     once the script is used up."""
 
     def __init__(self, script: list[Any], *, tool_prefix: str = "mcp__",
-                 after_script: dict[str, Any] | None = None):
+                 after_script: dict[str, Any] | None = None, api_key: str | None = None):
         self.script = list(script)
         self.tool_prefix = tool_prefix
         self.after_script = after_script or turn(text="Done.")
+        # With a key, a request without it is refused (401): on a shared loopback, another
+        # program -- another episode's agent -- must not read a script that flies the answer.
+        self.api_key = api_key
         self.requests: list[Request] = []
         self._ids = 0
         self._lock = threading.Lock()
@@ -117,11 +123,25 @@ class FakeAnthropic:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _refused(self) -> bool:
+                if outer.api_key is None:
+                    return False
+                sent = self.headers.get("x-api-key") or self.headers.get("authorization", "").removeprefix("Bearer ")
+                if sent == outer.api_key:
+                    return False
+                self._json(401, {"type": "error", "error": {"type": "authentication_error",
+                                                            "message": "invalid x-api-key"}})
+                return True
+
             def do_GET(self) -> None:  # noqa: N802
+                if self._refused():
+                    return
                 outer._log(Request("GET", self.path, {}, dict(self.headers)))
                 self._json(200, {"data": [], "has_more": False})
 
             def do_HEAD(self) -> None:  # noqa: N802
+                if self._refused():
+                    return
                 outer._log(Request("HEAD", self.path, {}, dict(self.headers)))
                 self.send_response(200)
                 self.send_header("content-length", "0")
@@ -129,6 +149,8 @@ class FakeAnthropic:
 
             def do_POST(self) -> None:  # noqa: N802
                 body = self._body()
+                if self._refused():
+                    return
                 req = Request("POST", self.path, body, dict(self.headers))
                 route = urlsplit(self.path).path.rstrip("/")
                 if route.endswith("/count_tokens"):
