@@ -15,6 +15,7 @@ import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
+from a320bench.bridge.score.scorecard import score_file
 from tests.fakes.openai_server import HANG, RESET, FakeOpenAI, fault, tool_call
 
 SCENARIO = "scenarios/elec/gen1_fault_reset_fails.yaml"
@@ -50,7 +51,6 @@ TRANSIENT = {
     "200 with an HTML page": fault(200, html=True),
     "connection reset": RESET,
     "no choices": {"choices": []},
-    "a tool call without a name": {"tool_calls": [tool_call(None, {})]},
     "a hang past the request timeout": HANG,
 }
 
@@ -119,6 +119,20 @@ def test_a_rejected_request_is_ours_on_the_first_turn_and_the_conversations_late
         assert run(tmp_path, env_file, fake) == rc
         assert len(fake.requests) == turn
     assert events(tmp_path / "out" / TRAJ)[-1]["reason"] == reason
+
+
+def test_a_tool_call_without_a_name_is_the_agents_result_not_a_provider_fault(tmp_path, env_file):
+    # Red-team finding 1: classified as a provider fault, it ended provider_error before any change,
+    # excluded and rerun forever: a model could opt out of every scenario it did not like.
+    with FakeOpenAI([READ, {"tool_calls": [tool_call(None, {})]}], repeat_last=True) as fake:
+        assert run(tmp_path, env_file, fake) == exitcodes.OK
+        assert len(fake.requests) == 2  # not retried: the model wrote it
+    evs = events(tmp_path / "out" / TRAJ)
+    assert [e["type"] for e in evs][-2:] == ["agent_error", "final"]
+    assert evs[-2]["error"] == "UnusableOutput: a tool call has no function name"
+    assert evs[-1]["reason"] == "agent_error"
+    card = score_file(tmp_path / "out" / TRAJ)
+    assert (card.status, card.compliant_success) == ("valid", False)
 
 
 def test_malformed_tool_call_arguments_use_the_budget_and_are_recorded(tmp_path, env_file):
