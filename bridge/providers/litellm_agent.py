@@ -221,7 +221,7 @@ class LitellmProvider:
             calls = list(msg.tool_calls or [])
             usage = getattr(resp, "usage", None)
             journal.write(
-                "assistant", turn=turn, text=msg.content or "",
+                "assistant", turn=turn, model=getattr(resp, "model", None), text=msg.content or "",
                 tool_calls=[{"id": c.id, "name": c.function.name, "arguments": c.function.arguments} for c in calls],
                 usage={"input_tokens": getattr(usage, "prompt_tokens", None),
                        "output_tokens": getattr(usage, "completion_tokens", None)},

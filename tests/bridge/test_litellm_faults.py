@@ -165,7 +165,7 @@ def test_an_episode_with_a_malformed_call_reproduces_under_score_verify(tmp_path
     capsys.readouterr()
     # Re-simulated, the malformed call is sent as one again: the same result, the same verdict.
     assert main(["score", "--verify", str(tmp_path / "out")]) == exitcodes.OK
-    assert capsys.readouterr().err == "verify: 1 of 1 episode(s) reproduce\n"
+    assert capsys.readouterr().err.startswith("verify: 1 of 1 episode(s) reproduce against the installed catalogue (")
 
 
 def test_a_bug_of_ours_in_the_provider_loop_is_a_harness_error_not_a_provider_error(tmp_path, env_file, monkeypatch,
@@ -202,3 +202,18 @@ def test_sampling_credentials_and_the_env_file_key_reach_no_file_and_no_console_
     rec = json.loads(record.read_text())
     assert rec["sampling"]["api_key"] == "[REDACTED]" and rec["sampling"]["temperature"] == 0
     assert events(tmp_path / "out" / TRAJ)[0]["sampling"]["api_key"] == "[REDACTED]"
+
+
+def test_a_genuine_provider_error_verifies_and_a_relabelled_model_does_not(tmp_path, env_file, capsys):
+    with FakeOpenAI([READ, 503], repeat_last=True) as fake:
+        assert run(tmp_path, env_file, fake) == exitcodes.PROVIDER_ERROR
+    path = tmp_path / "out" / TRAJ
+    evs = events(path)
+    assert evs[2]["model"] == "fake-model"  # what the API says answered
+    capsys.readouterr()
+    assert main(["score", "--verify", str(path)]) == exitcodes.OK  # its provider_error event backs its end
+    capsys.readouterr()
+    evs[0]["model"] = "openai/gpt-4.1"  # another model's name on this model's turns
+    path.write_text("".join(json.dumps(e) + "\n" for e in evs))
+    assert main(["score", "--verify", str(path)]) == exitcodes.FAILED_CHECKS
+    assert "assistant turn 1: answered by 'fake-model', meta.model is 'openai/gpt-4.1'" in capsys.readouterr().err
