@@ -32,6 +32,7 @@ from a320bench.server.end_reason import EndKind, EndReason, kind_of
 
 from . import console, exitcodes
 from .errors import OutputError, UsageError
+from .run_manifest import planned_episodes
 
 MAX_RUNS = 10_000  # episodes per scenario; the plan is built up front
 MAX_TOP_K = 50  # --retrieve-learnings-top-k
@@ -319,6 +320,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     record["interrupted"] = stop["signal"]
     record["not_started"] = len(plan) - len(results)
     record["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    record["episodes"] = planned_episodes(out, scenarios, args.runs, label)
     record_error = None
     try:
         write_json_atomic(record_path, record, scrubber)
