@@ -151,10 +151,10 @@ def _report_plan(plan: PlanCheck | None) -> bool:
     for problem in plan.problems:
         _warn(problem)
     for p in plan.missing:
-        _warn(f"{p.path}: missing: {p.record.name} planned it ({p.scenario_id} run {p.run_index}); counted as "
+        _warn(f"{p.shown}: missing: {p.record.name} planned it ({p.scenario_id} run {p.run_index}); counted as "
               "not flown")
     for p in plan.modified:
-        _warn(f"{p.path}: modified since {p.record.name} recorded it (sha256 differs); not scored, counted as "
+        _warn(f"{p.shown}: modified since {p.record.name} recorded it (sha256 differs); not scored, counted as "
               "not flown")
     for f in plan.extra:
         _warn(f"{f}: extra: no run record planned it; scored as given")

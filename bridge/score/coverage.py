@@ -34,6 +34,7 @@ class Planned:
     system: str
     run_index: int
     path: Path  # resolved
+    shown: Path  # as the folder was given, for messages
     sha256: str | None  # None: the run ended without this file
     record: Path
     fallback_model: str  # the record's agent, for a file that is not there to say it
@@ -68,7 +69,8 @@ class PlanCheck:
 def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
     """The plan of the run records under the folders in `specs`, checked against the trajectory `files`
     found there; None when there is no run record at all."""
-    records = sorted({r.resolve() for spec in specs if Path(spec).is_dir() for r in Path(spec).rglob(RECORD_GLOB)})
+    given = {r.resolve(): r for spec in specs if Path(spec).is_dir() for r in Path(spec).rglob(RECORD_GLOB)}
+    records = sorted(given)
     if not records:
         return None
     check = PlanCheck(records=records)
@@ -86,7 +88,8 @@ def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
                 continue
             path = (record.parent / e["path"]).resolve()
             check.planned[path] = Planned(str(e.get("scenario_id")), str(e.get("system") or "?"),
-                                          int(e.get("run_index") or 0), path, e.get("sha256"), record, agent)
+                                          int(e.get("run_index") or 0), path, given[record].parent / e["path"],
+                                          e.get("sha256"), record, agent)
     for p in check.planned.values():
         if not p.path.is_file():
             check.missing.append(p)
