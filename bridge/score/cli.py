@@ -90,7 +90,8 @@ def run_score(args: Any) -> int:
         return exitcodes.USAGE
     plan = check_plan(args.paths, files)
     modified = {p.path for p in plan.modified} if plan else set()
-    cards, bad = score_files([f for f in files if f.resolve() not in modified], detail=args.detail)
+    cards, bad = score_files([f for f in files if f.resolve() not in modified] if modified else files,
+                             detail=args.detail)
     bad += len(problems)
     plan_failed = _report_plan(plan)
 

@@ -25,7 +25,6 @@ one line naming the file; any other value is read defensively and scored.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -227,7 +226,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             if not isinstance(name, str):
                 name = str(name)
             args = ev.get("arguments")
-            calls_digest.update(json.dumps([name, args], sort_keys=True, default=str).encode() + b"\n")
+            calls_digest.update(repr((name, args)).encode())  # as read: a copy of the file hashes alike
             is_error = bool(ev.get("is_error"))
             result = ev.get("result")
             took = _strs(ev.get("capabilities_removed"))
