@@ -88,30 +88,31 @@ def test_a_client_that_connects_without_a_call_and_exits_1_is_the_agents_failure
     assert last(events(trajectory(out, "cmd")), "final")["reason"] == "agent_error"
 
 
+def fly_claude(claude, out, script: list) -> tuple[int, list[dict]]:
+    with claude.api(script):
+        rc = run(out, "--client", "claude")
+    return rc, events(trajectory(out, "claude"))
+
+
 @pytest.mark.realclient
 @pytest.mark.slow
 def test_claude_after_an_api_400_mid_conversation_is_agent_error_as_in_process(claude, tmp_path):
-    out = tmp_path / "out"
-    with claude.api([turn(tool_use(mcp("read_ecam"))), 400]):
-        rc = run(out, "--client", "claude")
+    rc, evs = fly_claude(claude, tmp_path / "out", [turn(tool_use(mcp("read_ecam"))), 400])
     assert rc == exitcodes.OK
-    evs = events(trajectory(out, "claude"))
-    final = last(evs, "final")
-    assert final["reason"] == "agent_error" and "API status 400" in final["error"]
-    assert score_file(trajectory(out, "claude")).status == "valid"
+    assert last(evs, "final")["reason"] == "agent_error"
+    assert last(evs, "final")["error"] == "claude reported an error (success, API status 400): API Error: 400 scripted 400"
+    assert score_file(trajectory(tmp_path / "out", "claude")).status == "valid"
 
 
 @pytest.mark.realclient
 @pytest.mark.slow
 def test_claude_overloaded_after_report_done_keeps_the_compliant_flight_and_verify_agrees(claude, tmp_path, capsys):
     out = tmp_path / "out"
-    with claude.api([turn(tool_use(mcp(name), args)) for name, args in PROCEDURE] + [529]):
-        rc = run(out, "--client", "claude")
+    rc, evs = fly_claude(claude, out, [turn(tool_use(mcp(name), args)) for name, args in PROCEDURE] + [529])
     assert rc == exitcodes.OK
-    evs = events(trajectory(out, "claude"))
     assert [name for name, _ in tool_calls(evs)] == [name for name, _ in PROCEDURE]
     report, final = evs[-2], evs[-1]
-    assert "API status 529" in report["error"]
+    assert report["error"].startswith("claude reported an error (success, API status 529): ")
     assert final["reason"] == "agent_done" and final["success"]["passed"] is True
     assert score_file(trajectory(out, "claude")).compliant_success is True
     capsys.readouterr()
@@ -122,9 +123,7 @@ def test_claude_overloaded_after_report_done_keeps_the_compliant_flight_and_veri
 @pytest.mark.realclient
 @pytest.mark.slow
 def test_claude_overloaded_before_any_change_stays_an_infrastructure_error(claude, tmp_path):
-    out = tmp_path / "out"
-    with claude.api([turn(tool_use(mcp("read_ecam"))), 529]):
-        rc = run(out, "--client", "claude")
+    rc, evs = fly_claude(claude, tmp_path / "out", [turn(tool_use(mcp("read_ecam"))), 529])
     assert rc == exitcodes.CLIENT_ERROR
-    assert last(events(trajectory(out, "claude")), "final")["reason"] == "client_error"
-    assert score_file(trajectory(out, "claude")).status == "client_error"
+    assert (last(evs, "final")["reason"], last(evs, "final")["superseded_reason"]) == ("client_error", None)
+    assert score_file(trajectory(tmp_path / "out", "claude")).status == "client_error"
