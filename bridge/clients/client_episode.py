@@ -21,8 +21,9 @@ infrastructure's (the client or its sandbox not there, our server not connected,
 our tools denied, a transient API status before report_done): reported on stderr,
 recorded as the final, scored only when the agent had changed the aircraft;
 `run` then exits CLIENT_ERROR while the other episodes go on. A client that
-ends badly on its own after opening its MCP session (a failing exit, an API
-error of the conversation) is `agent_error`, the agent's result; after
+ends badly on its own after our server answered one of its MCP requests (a
+failing exit, an API error of the conversation) is `agent_error`, the agent's
+result; after
 report_done or a budget, a fault changes nothing but the client_report. An
 agent that did badly, or ran out of time, is a result.
 Cancelled (Ctrl-C, SIGTERM), the episode ends `interrupted` and the client is
