@@ -90,7 +90,8 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     line = f"{n} episode{'s' if n != 1 else ''} scored."
     if excluded:
         parts = ", ".join(f"{s} {k}" for s, k in excluded.items())
-        line += f" Excluded from means: {parts} (--include-errors counts them as failures)."
+        line += (f" Excluded from means: {parts} (--include-errors counts them as failures); a scenario left "
+                 "without a result counts as failed in its system and overall rows.")
     elif include_errors and any(not c.valid for c in cards):
         line += " Episodes that are not valid are counted as failures (--include-errors)."
     console.print(line, soft_wrap=True)
