@@ -105,6 +105,7 @@ def run_score(args: Any) -> int:
             print(f"error: {e}", file=sys.stderr)
             return exitcodes.USAGE
         failed_verify = failed > 0
+    flown = cards  # every file scored (and verified), duplicates included: each answers its own planned path
     cards = unique_episodes(cards)
     warn_mixed_catalogues(cards)
     if not cards:
@@ -113,7 +114,7 @@ def run_score(args: Any) -> int:
         return exitcodes.USAGE if bad else exitcodes.FAILED_CHECKS
 
     include_errors = bool(getattr(args, "include_errors", False))
-    aggregates = aggregate(cards, include_errors, plan.not_flown(cards, include_errors) if plan else None)
+    aggregates = aggregate(cards, include_errors, plan.not_flown(flown, include_errors) if plan else None)
     excluded = excluded_counts(cards, include_errors)
 
     if getattr(args, "csv", None):

@@ -50,8 +50,9 @@ class PlanCheck:
     problems: list[str] = field(default_factory=list)  # one line per unreadable or old record
 
     def not_flown(self, cards: list[Any], include_errors: bool) -> dict[tuple[str, str], tuple[str, int]]:
-        """(scenario, model) -> (system, planned episodes without a result); `cards` are the scored ones
-        (modified files already left out)."""
+        """(scenario, model) -> (system, planned episodes without a result); `cards`: every file scored,
+        duplicates included (a copied run folder plans its copies; each is counted once, never as not
+        flown), modified files and files that failed --verify left out."""
         by_path = {Path(c.path).resolve(): c for c in cards}
         models = {p.record: by_path[p.path].model for p in self.planned.values() if p.path in by_path}
         out: Counter = Counter()

@@ -96,6 +96,15 @@ def test_an_edited_file_is_not_scored_and_an_extra_one_is_named(flown, tmp_path,
     assert (a_row["n"], a_row["not_flown"], a_row["compliant_success"]["rate"]) == (0, 1, 0.0)
 
 
+def test_a_copied_run_folder_is_counted_once_and_nothing_is_not_flown(flown, tmp_path, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(flown, copy)
+    code, out, err = score_cli(capsys, flown, copy, "--json")
+    assert code == 0 and len(err.splitlines()) == 2 and all("duplicate of episode" in line for line in err.splitlines())
+    (overall,) = json.loads(out)["aggregates"]["overall"]
+    assert (overall["n"], overall["not_flown"], overall["compliant_success"]["rate"]) == (2, 0, 1.0)
+
+
 def test_a_copy_with_a_new_timestamp_is_still_the_same_episode(flown, tmp_path, capsys):
     src = flown / A_ID / "scripted__run000.jsonl"
     events = [json.loads(line) for line in src.read_text().splitlines()]
