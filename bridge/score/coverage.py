@@ -76,11 +76,13 @@ def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
         return None
     check = PlanCheck(records=records)
     listed_dirs: set[Path] = set()
+    unlisted_dirs: set[Path] = set()  # a folder with an older record: its files may be planned there
     for record, doc in sorted(_read(records, check.problems), key=lambda rd: (str(rd[1].get("started_at")), rd[0])):
         episodes = doc.get("episodes")
         if not isinstance(episodes, list):
             check.problems.append(f"{record}: lists no planned episodes (written before a320-bench recorded "
                                   "them): its plan is not checked")
+            unlisted_dirs.add(record.parent)
             continue
         listed_dirs.add(record.parent)
         agent = str(doc.get("model") or doc.get("client") or doc.get("provider") or "?")
@@ -98,7 +100,8 @@ def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
             check.modified.append(p)
     for f in files:
         r = f.resolve()
-        if r not in check.planned and any(d in r.parents for d in listed_dirs):
+        if r not in check.planned and any(d in r.parents for d in listed_dirs) and \
+                not any(d in r.parents for d in unlisted_dirs):
             check.extra.append(f)
     return check
 

@@ -105,6 +105,19 @@ def test_a_copied_run_folder_is_counted_once_and_nothing_is_not_flown(flown, tmp
     assert (overall["n"], overall["not_flown"], overall["compliant_success"]["rate"]) == (2, 0, 1.0)
 
 
+def test_a_run_record_from_before_episode_lists_is_named_and_its_files_are_not_called_extra(flown, tmp_path,
+                                                                                           capsys):
+    out = copy_of(flown, tmp_path)
+    old = out / "run-20200101T000000000000Z.json"
+    old.write_text(json.dumps({"started_at": "2020-01-01T00:00:00+00:00", "scenarios": [A_ID]}))
+    older = [json.loads(line) for line in (out / A_ID / "scripted__run000.jsonl").read_text().splitlines()]
+    older[0]["run_index"] = 7  # an episode of that older run, which listed nothing
+    (out / A_ID / "scripted__run007.jsonl").write_text("".join(json.dumps(e) + "\n" for e in older))
+    code, _, err = score_cli(capsys, out)
+    assert err == (f"warning: {old.resolve()}: lists no planned episodes (written before a320-bench recorded them): "
+                   "its plan is not checked\n")
+
+
 def test_a_copy_with_a_new_timestamp_is_still_the_same_episode(flown, tmp_path, capsys):
     src = flown / A_ID / "scripted__run000.jsonl"
     events = [json.loads(line) for line in src.read_text().splitlines()]
