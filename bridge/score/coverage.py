@@ -11,7 +11,9 @@ Against the latest record of each path, `score` finds:
 Missing and modified episodes, and planned episodes that ended without a result
 (excluded), are `not flown`: failed trials of the headline rates (aggregate.py). A
 modified file is not scored at all. Folders without a run record (served
-trajectories, loose files) are scored as given, and `score` says so in one line.
+trajectories, loose files) are scored as given, and `score` says so in one line; a
+record written before episodes were listed is named once, and nothing in its folder
+is called extra.
 
 Pure: json, hashlib and paths only.
 """
