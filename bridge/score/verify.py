@@ -102,12 +102,10 @@ def verify_cards(cards: list[ScoreCard], catalogue: list[str] | None = None) -> 
 
 def _load_catalogue(paths: list[str] | None) -> tuple[dict[str, Any], str]:
     """(the scenarios by id, the selection hash of them in catalogue order, as a run record's)."""
-    import hashlib
-
     from a320bench.paths import PathSpecError
     from a320bench.server.scenario.loader import load_all
-    from a320bench.server.session import scenario_hash
 
+    from ..plan import selection_hash
     from ..selection import scenario_files
 
     try:
@@ -117,8 +115,7 @@ def _load_catalogue(paths: list[str] | None) -> tuple[dict[str, Any], str]:
     scenarios, problems = load_all(files)
     if problems:
         raise VerifyError(f"the catalogue does not load: {problems[0]}")
-    selection = hashlib.sha256("".join(scenario_hash(s) for s in scenarios).encode()).hexdigest()
-    return {sc.id: sc for sc in scenarios}, selection
+    return {sc.id: sc for sc in scenarios}, selection_hash(scenarios)
 
 
 def _recorded(path: str) -> Recorded:
