@@ -27,8 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     r = sub.add_parser("run", help="record episodes of a model, a baseline provider or an external client")
-    r.add_argument("--scenario", nargs="+", default=None, metavar="PATH",
-                   help="scenario files, folders or globs (default: the built-in catalogue)")
+    r.add_argument("--scenario", nargs="+", action="extend", default=None, metavar="PATH",
+                   help="scenario files, folders or globs, repeatable (default: the built-in catalogue)")
     who = r.add_mutually_exclusive_group()
     who.add_argument("--agent", metavar="AGENT", help="who drives the episodes: a built-in (scripted, noop, random, "
                      "ecam, replay, litellm), a name an installed package registers (entry points a320bench.agents), "
@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--csv", metavar="FILE", help="also write one row per episode to FILE")
     sc.add_argument("--verify", action="store_true",
                     help="re-simulate every episode against the catalogue and fail on any mismatch")
-    sc.add_argument("--catalogue", nargs="+", metavar="PATH",
+    sc.add_argument("--catalogue", nargs="+", action="extend", metavar="PATH",
                     help="with --verify: the scenarios to verify against (default: the built-in catalogue)")
 
     rp = sub.add_parser("report", help="write one self-contained HTML report of trajectories (opens offline)")

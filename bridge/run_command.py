@@ -36,6 +36,7 @@ from a320bench.server.end_reason import EndReason
 from . import console, exitcodes
 from .errors import OutputError, UsageError
 from .plan import build_plan, describe, parse_shard, selection_hash
+from .run_manifest import planned_episodes
 
 MAX_RUNS = 10_000  # episodes per scenario; the plan is built up front
 MAX_TOP_K = 50  # --retrieve-learnings-top-k
@@ -322,6 +323,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     if state.retried:
         record["retried_chains"] = state.retried
     record["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    record["episodes"] = planned_episodes(out, scenarios, plan, label)
     record_error = None
     try:
         write_json_atomic(record_path, record, scrubber)

@@ -64,6 +64,12 @@ _KIND: dict[EndReason, EndKind] = {
 
 END_REASONS: tuple[str, ...] = tuple(r.value for r in EndReason)
 
+# Ends the episode's server decides from the agent's calls alone (report_done, a budget): once one
+# is reached, nothing that happens outside the server afterwards (a client's closing API call
+# failing, its exit code) changes what the episode was. `score --verify` re-derives these itself.
+AGENT_DECIDED_ENDS: frozenset[EndReason] = frozenset({EndReason.AGENT_DONE, EndReason.BUDGET_TOOL_CALLS,
+                                                      EndReason.BUDGET_SIM_TIME})
+
 
 def kind_of(reason: object) -> EndKind | None:
     """The kind of a recorded reason; None for a value that is not an end reason."""

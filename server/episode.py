@@ -68,6 +68,7 @@ class Episode:
         self.start_sim_s = aircraft.sim_time
         self.baseline_controls = dict(aircraft.controls)  # for controls_unchanged success criteria
         self.tool_calls = 0
+        self.agent_connected = False  # a client's MCP request was answered by this episode's HTTP server (http.py)
         self.seq = 0  # every recorded call, including those refused after the end
         self._in_call = False
         self._final_due = False  # the final event waits for the current call's record

@@ -31,11 +31,14 @@ first user message, --system-prompt or not) and CLAUDE_CODE_DISABLE_AUTO_MEMORY=
 DISABLE_AUTOUPDATER=1 and CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 (no update or side
 traffic mid-run).
 
-Infrastructure errors read from the transcript: no system/init event, our server
-not `connected`, one of the profile's tools not offered to the model (a `deny`
-rule in the user's settings removes a tool from the list), permission denials of
-our tools (an `ask` rule: -p has nobody to ask), no `result`, a `result` with
-is_error (an API failure), a non-zero exit code.
+Faults read from the transcript (faults.py says what each makes of the episode):
+setup faults -- no system/init event, our server not `connected`, one of the
+profile's tools not offered to the model (a `deny` rule in the user's settings
+removes a tool from the list), permission denials of our tools (an `ask` rule:
+-p has nobody to ask); a `result` with is_error and an API status a retry cures
+(429, 5xx, 529 overloaded) -- transient; the conversation's own end -- no
+`result`, a `result` with is_error otherwise (a 400: prompt too long), a non-zero
+exit code.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from .locate import find_claude
+from .faults import ClientFault, FaultKind, transient_api_status
 from .process import ProcessOutcome
 from .sandbox import HOME, DataFile, program_paths
 from .streamjson import read_transcript
@@ -102,8 +106,8 @@ class ClaudeClient:
         return dict(FORCED_ENV)
 
     def report(self, transcript: Path, outcome: ProcessOutcome, server: str,
-               tools: list[str]) -> tuple[dict[str, Any], list[str]]:
-        """The client_report fields claude's transcript gives, and the infrastructure errors in it."""
+               tools: list[str]) -> tuple[dict[str, Any], list[ClientFault]]:
+        """The client_report fields claude's transcript gives, and the faults in it (faults.py)."""
         t = read_transcript(transcript)
         res = t.result or {}
         status = t.mcp_status(server)
@@ -132,31 +136,38 @@ class ClaudeClient:
             "session_id": (t.init or {}).get("session_id"),
             "transcript_bad_lines": t.bad_lines,
         }
-        errors: list[str] = []
+        errors: list[ClientFault] = []
+        setup, conversation = FaultKind.SETUP, FaultKind.CONVERSATION
         if outcome.start_error or outcome.timed_out or outcome.exit_code is None:
             return fields, errors  # the runner reports those; the transcript is partial at best
         if t.init is None:
-            errors.append("claude reported no system/init event (did it start?)")
+            errors.append(ClientFault(setup, "claude reported no system/init event (did it start?)"))
         elif status != "connected":
-            errors.append(f"the MCP server {server!r} was not connected (status {status!r}): claude ran without "
-                          "our tools")
+            errors.append(ClientFault(setup, f"the MCP server {server!r} was not connected (status {status!r}): "
+                                             "claude ran without our tools"))
         else:
             offered = set((t.init or {}).get("tools") or [])
             missing = [name for name in tools if f"{ours}{name}" not in offered]
             if missing:
-                errors.append(f"claude did not offer the model {len(missing)} of our tools ({', '.join(missing)}): "
-                              "a deny rule in the user's settings?")
+                errors.append(ClientFault(setup, f"claude did not offer the model {len(missing)} of our tools "
+                                                 f"({', '.join(missing)}): a deny rule in the user's settings?"))
         our_denials = [d for d in denials if str(d.get("tool_name", "")).startswith(ours)]
         if our_denials:
             names = sorted({str(d.get("tool_name"))[len(ours):] for d in our_denials})
-            errors.append(f"claude denied {len(our_denials)} call(s) of our tools ({', '.join(names)}): "
-                          "the agent's actions did not reach the server (an `ask` rule in the user's settings?)")
+            errors.append(ClientFault(setup, f"claude denied {len(our_denials)} call(s) of our tools "
+                                             f"({', '.join(names)}): the agent's actions did not reach the server "
+                                             "(an `ask` rule in the user's settings?)"))
         if t.init is not None and t.result is None:
-            errors.append("claude ended without a result event")
+            errors.append(ClientFault(conversation, "claude ended without a result event"))
         elif res.get("is_error"):
-            errors.append(reported_error(res))
+            status_code = res.get("api_error_status")
+            # A status a retry cures is the provider's; any other (a 400: prompt too long) is the
+            # conversation's, as in-process (litellm_agent).
+            what = str(res.get("result") or "")[:200]
+            kind = FaultKind.TRANSIENT if transient_api_status(status_code, what) else conversation
+            errors.append(ClientFault(kind, reported_error(res)))
         if outcome.exit_code not in (0, None) and not errors:
-            errors.append(f"claude exited with code {outcome.exit_code}")
+            errors.append(ClientFault(conversation, f"claude exited with code {outcome.exit_code}"))
         return fields, errors
 
 

@@ -16,11 +16,16 @@ stands (record.py) -> an EpisodeResult.
 The scenario, the verdict and the trajectory never leave this process and the
 run folder; the client sees none of them.
 
-An infrastructure error (the client or its sandbox not there, our server not
-connected, our tools denied, a failing exit, an error the client reports)
-makes the episode `client_error`: reported on stderr, recorded as the final,
-excluded from means by scoring; `run` then exits CLIENT_ERROR while the other
-episodes go on. An agent that did badly, or ran out of time, is a result.
+A client's fault (faults.py) makes the episode `client_error` when it is the
+infrastructure's (the client or its sandbox not there, our server not connected,
+our tools denied, a transient API status before report_done): reported on stderr,
+recorded as the final, scored only when the agent had changed the aircraft;
+`run` then exits CLIENT_ERROR while the other episodes go on. A client that
+ends badly on its own after our server answered one of its MCP requests (a
+failing exit, an API error of the conversation) is `agent_error`, the agent's
+result; after
+report_done or a budget, a fault changes nothing but the client_report. An
+agent that did badly, or ran out of time, is a result.
 Cancelled (Ctrl-C, SIGTERM), the episode ends `interrupted` and the client is
 killed before the cancellation goes on. A trajectory the disk refuses makes the
 episode `storage_error` (no client is started when meta and setup could not be
@@ -46,6 +51,7 @@ from a320bench.server.end_reason import EndReason
 from .. import console
 from ..errors import UsageError
 from ..inprocess_episode import EpisodeResult, companions
+from .faults import ClientFault, FaultKind, describe, fault_end
 from .locate import ClientNotFound
 from .process import ProcessOutcome, run_in_group
 from .record import HeldFinalRecorder, standing_final
@@ -153,9 +159,9 @@ class ExternalClient:
                 ep.finish(EndReason.STORAGE_ERROR, error=rec.failure)
                 rec.close_episode(None, ep.final or {})
                 return _storage_error(sc.id, run_index, path, rec, ep.final or {})
-            errors: list[str] = []
+            errors: list[ClientFault] = []
             if isinstance(self._setup, str):
-                errors.append(self._setup)
+                errors.append(ClientFault(FaultKind.SETUP, self._setup))
             else:
                 exe, box, env = self._setup
                 transcript.unlink(missing_ok=True)  # an earlier, incomplete attempt
@@ -167,13 +173,22 @@ class ExternalClient:
                 errors += self._assess(outcome, invocation, report, transcript, profile)
             own_end = ep.ended
             timed_out = bool(report.get("timed_out"))
-            ep.finish(EndReason.CLIENT_TIMEOUT if timed_out else EndReason.END_TURN_WITHOUT_DONE)
+            report["error"] = scrubber.text(describe(errors) or "") or None
+            imposed = fault_end(errors, own_end, ep.agent_connected)
+            if imposed == EndReason.AGENT_ERROR:  # the client's own end after it reached the aircraft
+                ep.finish(EndReason.AGENT_ERROR, error=report["error"])
+            else:
+                ep.finish(EndReason.CLIENT_TIMEOUT if timed_out else EndReason.END_TURN_WITHOUT_DONE)
             final = dict(ep.final or {})
-            report["error"] = scrubber.text("; ".join(errors)) or None
-            if errors and ep.ended != EndReason.HARNESS_ERROR:  # our own bug stays ours
+            if imposed == EndReason.CLIENT_ERROR and ep.ended != EndReason.HARNESS_ERROR:  # our own bug stays ours
                 final = standing_final(final, EndReason.CLIENT_ERROR, episode_reason=own_end,
                                        client_error=report["error"])
                 self._print_once(f"error: {episode_id}: client_error: {report['error']}")
+            elif imposed == EndReason.AGENT_ERROR:
+                console.note(f"note: {episode_id}: agent_error (the agent's result): {report['error']}")
+            elif errors:
+                console.note(f"note: {episode_id}: after {own_end}, {self.name} failed (kept in its client_report; "
+                             f"the episode stands): {report['error']}")
             elif ep.ended == EndReason.CLIENT_TIMEOUT:
                 self._print_once(f"note: {episode_id}: {self.name} ran out of its {self.impl.timeout_s:g} s "
                                  "(client_timeout: the agent's result)")
@@ -225,8 +240,8 @@ class ExternalClient:
         return outcome, invocation
 
     def _assess(self, outcome: ProcessOutcome, invocation: dict[str, Any], report: dict[str, Any],
-                transcript: Path, profile: Any) -> list[str]:
-        """Fill the report from what the client did and said; its infrastructure errors."""
+                transcript: Path, profile: Any) -> list[ClientFault]:
+        """Fill the report from what the client did and said; its faults (faults.py)."""
         fields, errors = self.impl.report(transcript, outcome, SERVER_NAME, list(profile.tools))
         tail = outcome.stderr_tail or None
         report.update(fields)
@@ -234,9 +249,9 @@ class ExternalClient:
                       wall_s=outcome.wall_s, transcript=transcript.name if transcript.exists() else None,
                       stderr_tail=tail)
         if outcome.start_error:
-            errors.insert(0, f"{self.name} could not be started: {outcome.start_error}")
+            errors.insert(0, ClientFault(FaultKind.SETUP, f"{self.name} could not be started: {outcome.start_error}"))
         if errors and outcome.exit_code not in (0, None) and tail:
-            errors.append(f"its stderr ends: {tail.strip().splitlines()[-1][:300]}")
+            errors.append(ClientFault(errors[-1].kind, f"its stderr ends: {tail.strip().splitlines()[-1][:300]}"))
         return errors
 
     def _print_once(self, line: str) -> None:

@@ -16,7 +16,8 @@ The client runs in the sandbox (sandbox.py) with its program and every file or
 folder the template names (absolute, or relative to where `run` starts: then
 rewritten as absolute) bound read-only. The client's stdout is kept beside the
 trajectory (<run>.cmd.log); what it reports about tokens and cost is not known,
-so those stay empty. A non-zero exit is an infrastructure error.
+so those stay empty. A non-zero exit is the client's own end (faults.py: the agent's
+result once it opened an MCP session, else an infrastructure error).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from .faults import ClientFault, FaultKind
 from .locate import ClientNotFound
 from .process import ProcessOutcome
 from .sandbox import DataFile, program_paths
@@ -94,12 +96,13 @@ class CommandClient:
         return {}
 
     def report(self, transcript: Path, outcome: ProcessOutcome, server: str,
-               tools: list[str]) -> tuple[dict[str, Any], list[str]]:
+               tools: list[str]) -> tuple[dict[str, Any], list[ClientFault]]:
         fields: dict[str, Any] = {"model": self.model, "requested_model": self.model, "template": self.template,
                                   "usage": None, "cost_usd": None, "permission_denials": None, "mcp_status": None}
         errors = []
         if not (outcome.start_error or outcome.timed_out) and outcome.exit_code not in (0, None):
-            errors.append(f"{self.parts[0]} exited with code {outcome.exit_code}")
+            errors.append(ClientFault(FaultKind.CONVERSATION,
+                                      f"{self.parts[0]} exited with code {outcome.exit_code}"))
         return fields, errors
 
 

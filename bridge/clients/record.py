@@ -8,6 +8,9 @@ client_report, with the reason the episode counts as:
     the client did its part         the episode's own end: agent_done, a budget,
                                     end_turn_without_done (it stopped without
                                     report_done), client_timeout (its time ran out)
+    the client ended badly on its   agent_error once it had opened its MCP session;
+    own (faults.py)                 after agent_done or a budget, that end stands
+                                    and the fault is in the client_report only
     an infrastructure error         client_error, the verdict kept as it stood;
                                     `superseded_reason` = the episode's own end, if any
     `run` interrupted               interrupted (rerun on resume)

@@ -10,11 +10,13 @@ What a fault becomes (the bridge's error tree is in bridge/errors.py):
 
     transient: rate limit, timeout (--request-timeout),  retried with exponential backoff (tenacity)
     connection reset, 5xx, an HTML or empty body,        up to --max-retries, each retry recorded;
-    no choices, a tool call without a name               then ProviderFailed -> provider_error
+    no choices                                           then ProviderFailed -> provider_error
     the provider refusing us: 401, 403, 404, a bad       ProviderFailed at once (retrying cannot help)
     first request (our prompt, --sampling)
     the conversation breaking the model: context         AgentFailed -> agent_error, the agent's result
-    length, content policy, a later request rejected
+    length, content policy, a later request rejected,    (a model that emits what cannot be acted on
+    a message whose tool call has no name                would otherwise opt out of the scenario: a
+                                                         provider_error before any change is rerun)
     a tool call whose arguments are not a JSON object    the agent's malformed call: counted against
                                                          the tool-call budget and recorded like any call
     anything else                                        not caught here: a harness error
@@ -63,6 +65,10 @@ _CONVERSATION = (litellm.ContextWindowExceededError, litellm.ContentPolicyViolat
 
 class MalformedResponse(Exception):
     """A 200 answer that is not a usable chat message: the provider's fault, retried like a 5xx."""
+
+
+class UnusableOutput(Exception):
+    """A chat message the model wrote that cannot be acted on (a tool call without a name): the agent's."""
 
 
 def check_model(model: str) -> None:
@@ -127,7 +133,7 @@ def _message(resp: Any) -> Any:
     for c in msg.tool_calls or ():
         fn = getattr(c, "function", None)
         if fn is None or not isinstance(fn.name, str) or not fn.name:
-            raise MalformedResponse("a tool call has no function name")
+            raise UnusableOutput("a tool call has no function name")
     return msg
 
 
@@ -191,7 +197,7 @@ class LitellmProvider:
                     resp = await litellm.acompletion(**{**self.sampling, **effort, **kw}, model=self.model,
                                                      num_retries=0, max_retries=0, timeout=self.request_timeout_s)
                     msg = _message(resp)
-        except _CONVERSATION as e:
+        except (*_CONVERSATION, UnusableOutput) as e:
             raise AgentFailed(_describe(e), attempts) from None
         except litellm.BadRequestError as e:
             if turn == 1:  # only our prompt and --sampling so far: not the agent's doing
@@ -215,7 +221,7 @@ class LitellmProvider:
             calls = list(msg.tool_calls or [])
             usage = getattr(resp, "usage", None)
             journal.write(
-                "assistant", turn=turn, text=msg.content or "",
+                "assistant", turn=turn, model=getattr(resp, "model", None), text=msg.content or "",
                 tool_calls=[{"id": c.id, "name": c.function.name, "arguments": c.function.arguments} for c in calls],
                 usage={"input_tokens": getattr(usage, "prompt_tokens", None),
                        "output_tokens": getattr(usage, "completion_tokens", None)},

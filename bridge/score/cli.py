@@ -8,16 +8,25 @@ Every input problem is one line on stderr naming the file, and the rest is score
     concatenated, unreadable)  "error: <path>: <why>; skipped"
     folders of a sharded run that do not merge (different selections, an overlap: shards.py)
                                "error: <folder> and <folder> ...; not merged" (nothing scored)
-    the same episode given twice (same identity: scenario, model, episode id, run, start
-    time)                      "warning: <path>: duplicate of episode <id> in <first path>
+    the same episode given twice (same content: scenario, model, run index and the
+    hash of its calls)         "warning: <path>: duplicate of episode <id> in <first path>
                                [with a different verdict ...]; counted once"
+    one scenario id flown with several scenario sha256 (two catalogues mixed)
+                               "warning: scenario <id> was flown in N versions ..."
+
+Run records (`run-*.json`) in the folders given set the plan (coverage.py): a
+missing, modified or extra trajectory is named in one line, a modified one is not
+scored, and planned episodes without a result count as failures ("not flown"); with
+no run record, one line under the table (`plan: null` in --json) says the rates are
+over the episodes given.
 
 `--verify` then re-simulates every episode (bridge/score/verify.py, which alone
 imports the simulator and MCP): an episode that does not reproduce is named with
 the fields that differ and left out of the table.
 
 Exit codes: 0 when every input was scored (and verified); FAILED_CHECKS (1) when
---verify found an episode that does not reproduce; USAGE (2) for a missing path,
+--verify found an episode that does not reproduce, or a planned trajectory missing,
+modified or extra; USAGE (2) for a missing path,
 an empty folder, a file that could not be scored (the others still are), or an
 unwritable --csv file.
 """
@@ -33,6 +42,7 @@ from typing import Any, TextIO
 from .. import exitcodes
 from .aggregate import aggregate, excluded_counts
 from .batch import score_all
+from .coverage import PlanCheck, check_plan
 from .inputs import find_trajectory_files
 from .scorecard import ScoreCard
 
@@ -90,8 +100,12 @@ def run_score(args: Any) -> int:
         print(f"error: {problem}" + ("; skipped" if files else ""), file=sys.stderr)
     if not files:
         return exitcodes.USAGE
-    cards, bad = score_files(files, detail=args.detail, parallel=True)
+    plan = check_plan(args.paths, files)
+    modified = {p.path for p in plan.modified} if plan else set()
+    cards, bad = score_files([f for f in files if f.resolve() not in modified] if modified else files,
+                             detail=args.detail, parallel=True)
     bad += len(problems)
+    plan_failed = _report_plan(plan)
 
     failed_verify = False
     if verify:  # every file, duplicates included: an edited copy must be named too
@@ -103,14 +117,16 @@ def run_score(args: Any) -> int:
             print(f"error: {e}", file=sys.stderr)
             return exitcodes.USAGE
         failed_verify = failed > 0
+    flown = cards  # every file scored (and verified), duplicates included: each answers its own planned path
     cards = unique_episodes(cards)
+    warn_mixed_catalogues(cards)
     if not cards:
         print("error: nothing to score: no input could be scored" if bad or failed_verify
               else "error: nothing to score", file=sys.stderr)
         return exitcodes.USAGE if bad else exitcodes.FAILED_CHECKS
 
     include_errors = bool(getattr(args, "include_errors", False))
-    aggregates = aggregate(cards, include_errors)
+    aggregates = aggregate(cards, include_errors, plan.not_flown(flown, include_errors) if plan else None)
     excluded = excluded_counts(cards, include_errors)
 
     if getattr(args, "csv", None):
@@ -126,14 +142,58 @@ def run_score(args: Any) -> int:
         from .export import json_document
 
         # One write: json.dump would make one per token (~330,000 for 2,000 episodes)
-        sys.stdout.write(json.dumps(json_document(cards, aggregates, excluded), ensure_ascii=False) + "\n")
+        document = {**json_document(cards, aggregates, excluded), "plan": _plan_document(plan)}
+        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
     else:
         from .table import render
 
-        render(cards, aggregates, excluded, detail=args.detail, include_errors=include_errors)
+        render(cards, aggregates, excluded, detail=args.detail, include_errors=include_errors,
+               plan_note=NO_PLAN if plan is None else None)
     if bad:
         return exitcodes.USAGE
-    return exitcodes.FAILED_CHECKS if failed_verify else exitcodes.OK
+    return exitcodes.FAILED_CHECKS if failed_verify or (verify and plan_failed) else exitcodes.OK
+
+
+NO_PLAN = ("No run record (run-*.json) among the inputs (served trajectories, loose files): rates are over the "
+           "episodes given, not against a plan.")
+
+
+def _report_plan(plan: PlanCheck | None) -> bool:
+    """One line per trajectory the run records disagree with; True when there was one."""
+    if plan is None:
+        return False
+    for problem in plan.problems:
+        _warn(problem)
+    for p in plan.missing:
+        _warn(f"{p.shown}: missing: {p.record.name} planned it ({p.scenario_id} run {p.run_index}); counted as "
+              "not flown")
+    for p in plan.modified:
+        _warn(f"{p.shown}: modified since {p.record.name} recorded it (sha256 differs); not scored, counted as "
+              "not flown")
+    for f in plan.extra:
+        _warn(f"{f}: extra: no run record planned it; scored as given")
+    return bool(plan.missing or plan.modified or plan.extra)
+
+
+def _plan_document(plan: PlanCheck | None) -> dict[str, Any] | None:
+    if plan is None:
+        return None
+    return {"records": [str(r) for r in plan.records], "planned": len(plan.planned),
+            "missing": [str(p.path) for p in plan.missing], "modified": [str(p.path) for p in plan.modified],
+            "extra": [str(f) for f in plan.extra]}
+
+
+def warn_mixed_catalogues(cards: Iterable[ScoreCard]) -> None:
+    """One line per scenario id flown in several versions (scenario_sha256): its rows mix catalogues."""
+    versions: dict[str, dict[str, str]] = {}
+    for card in cards:
+        if card.scenario_sha256:
+            versions.setdefault(card.scenario_id, {}).setdefault(card.scenario_sha256, card.path)
+    for sid, seen in sorted(versions.items()):
+        if len(seen) > 1:
+            shown = ", ".join(f"{h[:12]}… ({path})" for h, path in seen.items())
+            _warn(f"scenario {sid} was flown in {len(seen)} versions (scenario_sha256 {shown}): its results mix "
+                  "catalogues; --verify checks each against one")
 
 
 def print_table_for(files: Sequence[str | Path], *, file: TextIO | None = None) -> bool:

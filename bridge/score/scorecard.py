@@ -24,6 +24,7 @@ one line naming the file; any other value is read defensively and scored.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -101,6 +102,8 @@ class ScoreCard:
     captain_cost_usd: float | None = None
     learning_position: int | None = None  # learning track: the episode's place in its chain (0-based)
     identity: str = ""  # what makes two files the same episode (see `episode_identity`)
+    scenario_sha256: str | None = None  # the scenario as flown (meta): one id with two hashes is two catalogues
+    calls_sha256: str = ""  # the agent's calls, in order (name and arguments)
     commands: list[dict[str, Any]] | None = field(default=None)
 
     @property
@@ -210,6 +213,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     reported: Any = None  # report_done arguments, for a trajectory without `final`
     assistant_turns = 0
     spent, captain_spent = _Spend(), _Spend()  # the agent's; an LLM captain's, apart
+    calls_digest = hashlib.sha256()
 
     for n, ev in enumerate(it, start=2):
         if not isinstance(ev, dict):
@@ -222,6 +226,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             if not isinstance(name, str):
                 name = str(name)
             args = ev.get("arguments")
+            calls_digest.update(repr((name, args)).encode())  # as read: a copy of the file hashes alike
             is_error = bool(ev.get("is_error"))
             result = ev.get("result")
             took = _strs(ev.get("capabilities_removed"))
@@ -367,7 +372,9 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         captain_output_tokens=captain_spent.output_tokens,
         captain_cost_usd=captain_spent.cost_usd,
         learning_position=_learning_position(meta),
-        identity=episode_identity(meta, scenario_id, model, episode_id),
+        scenario_sha256=_str_or_none(meta.get("scenario_sha256")),
+        calls_sha256=calls_digest.hexdigest(),
+        identity=episode_identity(scenario_id, model, run_index, calls_digest.hexdigest()),
         commands=commands,
     )
 
@@ -388,11 +395,12 @@ class _Spend:
             self.cost_usd = (self.cost_usd or 0.0) + cost_usd
 
 
-def episode_identity(meta: dict[str, Any], scenario_id: str, model: str, episode_id: Any) -> str:
-    """Two files with the same identity are the same episode given twice: its scenario, model and
-    episode id, and the time its `meta` event was written (two runs that reuse an episode id into
-    different folders are different episodes)."""
-    return "|".join((scenario_id, model, _text(episode_id), _text(meta.get("run_index")), _text(meta.get("ts"))))
+def episode_identity(scenario_id: str, model: str, run_index: Any, calls_sha256: str) -> str:
+    """Two files with the same identity are the same episode given twice: the same scenario, model and
+    run index, and the same calls. By content, not by `meta.ts` or the episode id, which an edit
+    changes at will; a copy whose calls differ is another episode (its run record tells whether
+    it was planned)."""
+    return "|".join((scenario_id, model, _text(run_index), calls_sha256))
 
 
 def _learning_position(meta: dict[str, Any]) -> int | None:

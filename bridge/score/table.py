@@ -36,12 +36,18 @@ def _judgement(agg: dict[str, Any]) -> str:
     return "-" if need is None else "needed" if need else "no"
 
 
+def _coverage(agg: dict[str, Any]) -> str:
+    cov = agg.get("coverage")
+    return f"{cov['scenarios']}/{cov['of']}" if cov else "-"
+
+
 def _excluded(agg: dict[str, Any]) -> str:
     return ", ".join(f"{s} {n}" for s, n in agg["statuses"].items() if s != "valid")
 
 
 def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dict[str, int], *,
-           detail: bool = False, include_errors: bool = False, file: TextIO | None = None) -> None:
+           detail: bool = False, include_errors: bool = False, file: TextIO | None = None,
+           plan_note: str | None = None) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -56,15 +62,17 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     def table(title: str, keys: list[tuple[str, str]], rows: list[dict[str, Any]]) -> Table:
         t = Table(title=title, title_justify="left")
         judgement = any("needs_judgement" in a for a in rows)
+        groups = any("coverage" in a for a in rows)
         for _, header in keys:
             t.add_column(header, justify="left")
-        cols = ["n", "compliant success", "outcome", "completion", "pass^k", "unsafe", "invariant", "diagnosis",
+        cols = ["n", "not flown", *(["coverage"] if groups else []), "compliant success", "outcome", "completion", "pass^k", "unsafe", "invariant", "diagnosis",
                 *(["crew"] if crew else []), *(["judgement"] if judgement else []), "not valid"]
         for col in cols:
             t.add_column(col, justify="left" if col in ("not valid", "judgement") else "right",
                          style="bold" if col == "compliant success" else None)
         for a in rows:
-            t.add_row(*(escape(str(a[k])) for k, _ in keys), str(a["n"]), _pct(a["compliant_success"]),
+            t.add_row(*(escape(str(a[k])) for k, _ in keys), str(a["n"]), str(a["not_flown"] or ""),
+                      *([_coverage(a)] if groups else []), _pct(a["compliant_success"]),
                       _pct(a["outcome_success"]), _num(a["completion_mean"]), _pass_hat(a),
                       _num(a["unsafe_rate"], ".0%"), _num(a["violation_rate"], ".0%"),
                       _num(a["diagnosis_rate"], ".0%"), *([_num(a["crew_violation_rate"], ".0%")] if crew else []),
@@ -82,12 +90,17 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     line = f"{n} episode{'s' if n != 1 else ''} scored."
     if excluded:
         parts = ", ".join(f"{s} {k}" for s, k in excluded.items())
-        line += f" Excluded from means: {parts} (--include-errors counts them as failures)."
+        line += (f" Excluded from means: {parts} (--include-errors counts them as failures); a scenario left "
+                 "without a result counts as failed in its system and overall rows.")
     elif include_errors and any(not c.valid for c in cards):
         line += " Episodes that are not valid are counted as failures (--include-errors)."
     console.print(line, soft_wrap=True)
+    if plan_note:
+        console.print(plan_note, soft_wrap=True)
     console.print("Rates: share of a scenario's runs [95% Wilson interval]; system and overall rows: mean over "
-                  "scenarios [95% interval with scenarios as the trials]. pass^k: all k runs compliant. unsafe: a "
+                  "scenarios [95% interval with scenarios as the trials]. not flown: planned episodes without a "
+                  "result, counted as failures; coverage: scenarios with a result / the scenarios of every model "
+                  "in the table (one without counts as failed). pass^k: all k runs compliant. unsafe: a "
                   "dangerous, anti-procedure or harmful command; invariant: a safety invariant violated."
                   + (" crew: the crew-coordination check failed (an action taken unconfirmed, or refused, or an "
                      "instruction not carried out)." if crew else "")

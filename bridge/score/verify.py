@@ -6,16 +6,24 @@ the catalogue's scenario, must give back the same trajectory. For each file:
 1. the scenario: `meta.scenario_id` is in the catalogue, `meta.scenario_sha256` is the
    catalogue scenario's hash, the embedded `meta.scenario`, `setup.ground_truth`,
    `setup.success_criteria` and `setup.budget` are the catalogue's; the profile's
-   tools and instructions hash are the profile's;
+   tools and `meta.instructions_sha256` are the profile's;
 2. the calls: a fresh episode of that scenario gets the same calls, in order, through
    the real server (in-memory MCP), including calls refused after the end and
    resource reads; every recorded `tool_call` must match the re-simulated one
    (sequence, name, arguments, result, error flag, simulated times, effects);
-3. the end: the last `final` matches the re-simulated one (reason when the server
-   decides it, success, state hash, tool calls used, simulated time, report,
-   final ECAM, gate);
+3. the end: the last `final` matches the re-simulated one (success, state hash, tool
+   calls used, simulated time, report, final ECAM, gate). Its reason: an end the
+   server decides (report_done, a budget) must be the one the calls lead to -- a
+   client fault after it is in the client_report, and a bridge's reason that replaced
+   it names it in `superseded_reason`; any other end must come with the event it
+   leaves behind (provider_error with its attempts, a client_report with the error,
+   a harness_error with a traceback: provenance.py);
 4. the verdict: the ScoreCard of the file equals the ScoreCard of the re-simulation
-   (status, outcome, compliant success, completion, harm, invariants, diagnosis).
+   (status, outcome, compliant success, completion, harm, invariants, diagnosis);
+5. who flew it: the rest of the file agrees with the label in `meta` (provenance.py).
+
+The summary names the catalogue verified against, with its selection hash (the
+sha256 a run record's `selection_sha256` gives for the same scenarios).
 
 A file that fails is named on one line with the fields that differ. This module
 alone in `score` imports the simulator, the scenario loader and MCP, and only when
@@ -30,15 +38,18 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from a320bench.server.end_reason import EndReason
+from a320bench.server.end_reason import AGENT_DECIDED_ENDS, EndReason
 from a320bench.server.trajectory import read_events
 
+from .provenance import end_evidence, label_problems
 from .scorecard import ScoreCard, score_events
 
 # Ends the server decides from the calls themselves; the others come from outside the
 # server (the provider, the client, an interrupt) and are taken from the file.
-_SERVER_ENDS = frozenset({EndReason.AGENT_DONE, EndReason.BUDGET_TOOL_CALLS, EndReason.BUDGET_SIM_TIME,
-                          EndReason.HARNESS_ERROR, EndReason.INVALID_SCENARIO})
+_SERVER_ENDS = AGENT_DECIDED_ENDS | {EndReason.HARNESS_ERROR, EndReason.INVALID_SCENARIO}
+# Ends the bridge may put in place of a server-decided end, naming it in `superseded_reason`: a setup
+# fault of the client (its tools denied) or an interrupt while the client was still running.
+_SUPERSEDING = frozenset({EndReason.CLIENT_ERROR, EndReason.INTERRUPTED})
 _CALL_FIELDS = ("seq", "name", "arguments", "is_error", "result", "sim_time_before_s", "sim_time_after_s",
                 "capabilities_lost", "capabilities_removed", "capabilities_restored", "invariants_violated",
                 "failures_arrived")
@@ -59,13 +70,14 @@ class Recorded:
     setup: dict[str, Any] | None
     calls: list[dict[str, Any]]
     final: dict[str, Any] | None
+    events: list[dict[str, Any]] | None = None  # every event, for provenance checks
 
 
 def verify_cards(cards: list[ScoreCard], catalogue: list[str] | None = None) -> tuple[list[ScoreCard], int]:
     """(the cards whose episodes reproduce, how many did not); one line on stderr per episode."""
     import anyio
 
-    scenarios = _load_catalogue(catalogue)
+    scenarios, selection = _load_catalogue(catalogue)
 
     async def all_cards() -> list[list[str]]:
         return [await verify_one(card, scenarios) for card in cards]
@@ -82,14 +94,18 @@ def verify_cards(cards: list[ScoreCard], catalogue: list[str] | None = None) -> 
         else:
             good.append(card)
     n = len(cards)
-    print(f"verify: {n - failed} of {n} episode(s) reproduce", file=sys.stderr)
+    where = " ".join(catalogue) if catalogue else "the installed catalogue"
+    print(f"verify: {n - failed} of {n} episode(s) reproduce against {where} ({len(scenarios)} scenarios, "
+          f"selection sha256 {selection})", file=sys.stderr)
     return good, failed
 
 
-def _load_catalogue(paths: list[str] | None) -> dict[str, Any]:
+def _load_catalogue(paths: list[str] | None) -> tuple[dict[str, Any], str]:
+    """(the scenarios by id, the selection hash of them in catalogue order, as a run record's)."""
     from a320bench.paths import PathSpecError
     from a320bench.server.scenario.loader import load_all
 
+    from ..plan import selection_hash
     from ..selection import scenario_files
 
     try:
@@ -99,12 +115,13 @@ def _load_catalogue(paths: list[str] | None) -> dict[str, Any]:
     scenarios, problems = load_all(files)
     if problems:
         raise VerifyError(f"the catalogue does not load: {problems[0]}")
-    return {sc.id: sc for sc in scenarios}
+    return {sc.id: sc for sc in scenarios}, selection_hash(scenarios)
 
 
 def _recorded(path: str) -> Recorded:
-    meta, setup, final, calls = {}, None, None, []
+    meta, setup, final, calls, events = {}, None, None, [], []
     for ev in read_events(path):
+        events.append(ev)
         kind = ev.get("type")
         if kind == "meta":
             meta = ev
@@ -114,12 +131,12 @@ def _recorded(path: str) -> Recorded:
             calls.append(ev)
         elif kind == "final":
             final = ev
-    return Recorded(meta, setup, calls, final)
+    return Recorded(meta, setup, calls, final, events)
 
 
 async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
     """The differences between the file and its re-simulation (empty: it reproduces)."""
-    from a320bench.server.session import scenario_hash
+    from a320bench.server.session import scenario_hash, sha256_text
     from a320bench.server.surface.profiles import ProfileError, load_profile
 
     try:
@@ -148,6 +165,8 @@ async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
     except ProfileError:
         return [*diffs, f"meta.profile: {rec.meta.get('profile')!r} is not a profile"]
     _compare("meta.tools", rec.meta.get("tools"), list(profile.tools), diffs)
+    _compare("meta.instructions_sha256", rec.meta.get("instructions_sha256"), sha256_text(profile.instructions), diffs)
+    diffs += label_problems(rec.meta, rec.events or [])
 
     seqs = [c.get("seq") for c in rec.calls]
     gap = next((i for i, q in enumerate(seqs) if q != i + 1), None)
@@ -171,7 +190,17 @@ async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
                 continue
             _compare(f"tool_call[{i}].{f}", a.get(f), b.get(f), diffs)
     final, refinal = rec.final or {}, re.final or {}
-    _compare("final.reason", final.get("reason"), refinal.get("reason"), diffs)
+    reason, decided = final.get("reason"), refinal.get("reason")
+    if reason != decided:
+        if decided in AGENT_DECIDED_ENDS and reason in _SUPERSEDING and final.get("superseded_reason") == decided:
+            # the bridge's reason replaced the episode's own end, as the file says: score it so
+            refinal.update({k: final.get(k) for k in ("reason", "superseded_reason", "client_error") if k in final})
+        else:
+            diffs.append(f"final.reason: recorded {_short(reason)}, the recorded calls end the episode "
+                         f"{_short(decided)}")
+    missing = end_evidence(reason, final, rec.events or [])
+    if missing:
+        diffs.append(missing)
     for f in _FINAL_FIELDS:
         if f in final or (f == "state_hash" and card.valid):
             _compare(f"final.{f}", final.get(f), refinal.get(f), diffs)

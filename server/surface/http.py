@@ -94,7 +94,7 @@ async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LO
         server = create_server(episode, profile, learnings=learnings,
                                **(_bearer_auth(token, base) if auth else {}))
         server.on_client_identified = on_client_identified
-        app = server.streamable_http_app(streamable_http_path=path, host=host)
+        app = _noting_connection(server.streamable_http_app(streamable_http_path=path, host=host), episode)
         config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=SHUTDOWN_GRACE_S, log_level="warning")
         web = _Uvicorn(config)
@@ -126,6 +126,22 @@ async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LO
                 tg.cancel_scope.cancel()
     finally:
         sock.close()
+
+
+def _noting_connection(app: Any, episode: Episode) -> Any:
+    """The app, marking the episode once the server has answered a client's MCP request (200: past the
+    bearer token, an initialize or, in the 2026 protocol that has none, any request): a client that
+    got that far reached the aircraft, and how it ends is its own doing (bridge/clients/faults.py)."""
+
+    async def asgi(scope: Any, receive: Any, send: Any) -> None:
+        async def noting(message: Any) -> None:
+            if message.get("type") == "http.response.start" and message.get("status") == 200:
+                episode.agent_connected = True
+            await send(message)
+
+        await app(scope, receive, noting if scope.get("type") == "http" else send)
+
+    return asgi
 
 
 def _bearer_auth(token: str, base_url: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
+from a320bench.bridge.score.scorecard import score_file
 from tests.fakes.openai_server import HANG, RESET, FakeOpenAI, fault, tool_call
 
 SCENARIO = "scenarios/elec/gen1_fault_reset_fails.yaml"
@@ -50,7 +51,6 @@ TRANSIENT = {
     "200 with an HTML page": fault(200, html=True),
     "connection reset": RESET,
     "no choices": {"choices": []},
-    "a tool call without a name": {"tool_calls": [tool_call(None, {})]},
     "a hang past the request timeout": HANG,
 }
 
@@ -121,6 +121,20 @@ def test_a_rejected_request_is_ours_on_the_first_turn_and_the_conversations_late
     assert events(tmp_path / "out" / TRAJ)[-1]["reason"] == reason
 
 
+def test_a_tool_call_without_a_name_is_the_agents_result_not_a_provider_fault(tmp_path, env_file):
+    # Red-team finding 1: classified as a provider fault, it ended provider_error before any change,
+    # excluded and rerun forever: a model could opt out of every scenario it did not like.
+    with FakeOpenAI([READ, {"tool_calls": [tool_call(None, {})]}], repeat_last=True) as fake:
+        assert run(tmp_path, env_file, fake) == exitcodes.OK
+        assert len(fake.requests) == 2  # not retried: the model wrote it
+    evs = events(tmp_path / "out" / TRAJ)
+    assert [e["type"] for e in evs][-2:] == ["agent_error", "final"]
+    assert evs[-2]["error"] == "UnusableOutput: a tool call has no function name"
+    assert evs[-1]["reason"] == "agent_error"
+    card = score_file(tmp_path / "out" / TRAJ)
+    assert (card.status, card.compliant_success) == ("valid", False)
+
+
 def test_malformed_tool_call_arguments_use_the_budget_and_are_recorded(tmp_path, env_file):
     from a320bench.server.scenario.loader import load
 
@@ -151,7 +165,7 @@ def test_an_episode_with_a_malformed_call_reproduces_under_score_verify(tmp_path
     capsys.readouterr()
     # Re-simulated, the malformed call is sent as one again: the same result, the same verdict.
     assert main(["score", "--verify", str(tmp_path / "out")]) == exitcodes.OK
-    assert capsys.readouterr().err == "verify: 1 of 1 episode(s) reproduce\n"
+    assert capsys.readouterr().err.startswith("verify: 1 of 1 episode(s) reproduce against the installed catalogue (")
 
 
 def test_a_bug_of_ours_in_the_provider_loop_is_a_harness_error_not_a_provider_error(tmp_path, env_file, monkeypatch,
@@ -188,3 +202,18 @@ def test_sampling_credentials_and_the_env_file_key_reach_no_file_and_no_console_
     rec = json.loads(record.read_text())
     assert rec["sampling"]["api_key"] == "[REDACTED]" and rec["sampling"]["temperature"] == 0
     assert events(tmp_path / "out" / TRAJ)[0]["sampling"]["api_key"] == "[REDACTED]"
+
+
+def test_a_genuine_provider_error_verifies_and_a_relabelled_model_does_not(tmp_path, env_file, capsys):
+    with FakeOpenAI([READ, 503], repeat_last=True) as fake:
+        assert run(tmp_path, env_file, fake) == exitcodes.PROVIDER_ERROR
+    path = tmp_path / "out" / TRAJ
+    evs = events(path)
+    assert evs[2]["model"] == "fake-model"  # what the API says answered
+    capsys.readouterr()
+    assert main(["score", "--verify", str(path)]) == exitcodes.OK  # its provider_error event backs its end
+    capsys.readouterr()
+    evs[0]["model"] = "openai/gpt-4.1"  # another model's name on this model's turns
+    path.write_text("".join(json.dumps(e) + "\n" for e in evs))
+    assert main(["score", "--verify", str(path)]) == exitcodes.FAILED_CHECKS
+    assert "assistant turn 1: answered by 'fake-model', meta.model is 'openai/gpt-4.1'" in capsys.readouterr().err

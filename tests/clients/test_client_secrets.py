@@ -5,6 +5,7 @@ answers), on stdout (its transcript), on stderr (its tail, and the console's err
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -29,7 +30,7 @@ def test_a_secret_the_client_echoes_everywhere_is_scrubbed_from_every_file_and_t
     out = tmp_path / "out"
     template = python_cmd(str(AGENT), "play", "{config}", "{server}", json.dumps(ECHOING))
     rc = run(out, "--client", "cmd", "--client-cmd", template, "--env-file", str(env_file))
-    assert rc == exitcodes.CLIENT_ERROR
+    assert rc == exitcodes.OK  # it failed after report_done: the episode's end stands, the exit is on record
     console = capsys.readouterr()
 
     evs = events(trajectory(out, "cmd"))
@@ -40,7 +41,8 @@ def test_a_secret_the_client_echoes_everywhere_is_scrubbed_from_every_file_and_t
     assert "[REDACTED]" in evs[2]["result"]["error"]
     report, final = evs[-2], evs[-1]
     assert report["stderr_tail"].strip() == "echo [REDACTED]"
-    assert final["reason"] == "client_error" and final["report_done"]["diagnosis"] == "my key is [REDACTED]"
+    assert report["error"] == f"{sys.executable} exited with code 3; its stderr ends: echo [REDACTED]"
+    assert final["reason"] == "agent_done" and final["report_done"]["diagnosis"] == "my key is [REDACTED]"
     assert "its stderr ends: echo [REDACTED]" in console.err
     transcript = trajectory(out, "cmd").with_name("cmd__run000.cmd.log")
     assert "echo [REDACTED]" in transcript.read_text()

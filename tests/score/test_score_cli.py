@@ -21,11 +21,12 @@ def runs(tmp_path):
     return root
 
 
-def test_json_output_has_scorecards_aggregates_and_excluded(runs, capsys):
+def test_json_output_has_scorecards_aggregates_excluded_and_the_plan(runs, capsys):
     code, out, err = score_cli(capsys, runs, "--json")
     assert (code, err) == (0, "")
     doc = json.loads(out)
-    assert set(doc) == {"scorecards", "aggregates", "excluded"}
+    assert set(doc) == {"scorecards", "aggregates", "excluded", "plan"}
+    assert doc["plan"] is None  # built files, no run record: rates over the episodes given
     assert [c["run_index"] for c in doc["scorecards"]] == [0, 1, 2, 3]
     assert [c["compliant_success"] for c in doc["scorecards"]] == [True, True, False, False]
     assert [c["status"] for c in doc["scorecards"]] == ["valid", "valid", "valid", "provider_error"]

@@ -44,10 +44,24 @@ def _remove_an_action(events):
     del events[i]
 
 
-def test_a_clean_run_verifies(clean_run, capsys):
+def catalogue_selection() -> tuple[int, str]:
+    """(scenarios, the selection hash of the installed catalogue), as a run of all of it records."""
+    import hashlib
+
+    from a320bench.bridge.selection import scenario_files
+    from a320bench.server.scenario.loader import load_all
+    from a320bench.server.session import scenario_hash
+
+    scenarios, _ = load_all(scenario_files(None))
+    return len(scenarios), hashlib.sha256("".join(scenario_hash(s) for s in scenarios).encode()).hexdigest()
+
+
+def test_a_clean_run_verifies_and_names_the_catalogue_it_verified_against(clean_run, capsys):
     code, out, err = score_cli(capsys, clean_run, "--verify")
     assert code == 0
-    assert err == "verify: 4 of 4 episode(s) reproduce\n"
+    n, selection = catalogue_selection()
+    assert err == f"verify: 4 of 4 episode(s) reproduce against the installed catalogue ({n} scenarios, " \
+                  f"selection sha256 {selection})\n"
     assert "4 episodes scored" in out
 
 

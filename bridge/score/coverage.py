@@ -1,0 +1,131 @@
+"""The plan the scored files answer to: the run records (`run-*.json`) in the folders given to `score`.
+
+`a320-bench run` lists, in its run record, every episode it planned (scenario, run index,
+trajectory path) with the sha256 of the trajectory file as the run left it (run_manifest.py).
+Against the latest record of each path, `score` finds:
+
+    missing    a planned trajectory that is not there (deleted, never flown)
+    modified   a trajectory whose bytes are not the ones the run wrote (edited, cut, replaced)
+    extra      a trajectory under a run folder that no run record planned (copied in, forged)
+
+Missing and modified episodes, and planned episodes that ended without a result
+(excluded), are `not flown`: failed trials of the headline rates (aggregate.py). A
+modified file is not scored at all. Folders without a run record (served
+trajectories, loose files) are scored as given, and `score` says so in one line; a
+record written before episodes were listed is named once, and nothing in its folder
+is called extra.
+
+Pure: json, hashlib and paths only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+RECORD_GLOB = "run-*.json"
+
+
+@dataclass(slots=True)
+class Planned:
+    scenario_id: str
+    system: str
+    run_index: int
+    path: Path  # resolved
+    shown: Path  # as the folder was given, for messages
+    sha256: str | None  # None: the run ended without this file
+    record: Path
+    fallback_model: str  # the record's agent, for a file that is not there to say it
+
+
+@dataclass
+class PlanCheck:
+    records: list[Path] = field(default_factory=list)
+    planned: dict[Path, Planned] = field(default_factory=dict)
+    missing: list[Planned] = field(default_factory=list)
+    modified: list[Planned] = field(default_factory=list)
+    extra: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # one line per unreadable or old record
+
+    def not_flown(self, cards: list[Any], include_errors: bool) -> dict[tuple[str, str], tuple[str, int]]:
+        """(scenario, model) -> (system, planned episodes without a result); `cards`: every file scored,
+        duplicates included (a copied run folder plans its copies; each is counted once, never as not
+        flown), modified files and files that failed --verify left out."""
+        by_path = {Path(c.path).resolve(): c for c in cards}
+        models = {p.record: by_path[p.path].model for p in self.planned.values() if p.path in by_path}
+        out: Counter = Counter()
+        systems: dict[tuple[str, str], str] = {}
+        for p in self.planned.values():
+            card = by_path.get(p.path)
+            if card is not None and (card.valid or include_errors):
+                continue
+            key = (p.scenario_id, card.model if card is not None else models.get(p.record, p.fallback_model))
+            out[key] += 1
+            systems[key] = p.system
+        return {key: (systems[key], n) for key, n in out.items()}
+
+
+def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
+    """The plan of the run records under the folders in `specs`, checked against the trajectory `files`
+    found there; None when there is no run record at all."""
+    given = {r.resolve(): r for spec in specs if Path(spec).is_dir() for r in Path(spec).rglob(RECORD_GLOB)}
+    records = sorted(given)
+    if not records:
+        return None
+    check = PlanCheck(records=records)
+    listed_dirs: set[Path] = set()
+    unlisted_dirs: set[Path] = set()  # a folder with an older record: its files may be planned there
+    for record, doc in sorted(_read(records, check.problems), key=lambda rd: (str(rd[1].get("started_at")), rd[0])):
+        episodes = doc.get("episodes")
+        if not isinstance(episodes, list):
+            check.problems.append(f"{record}: lists no planned episodes (written before a320-bench recorded "
+                                  "them): its plan is not checked")
+            unlisted_dirs.add(record.parent)
+            continue
+        listed_dirs.add(record.parent)
+        agent = str(doc.get("model") or doc.get("client") or doc.get("provider") or "?")
+        for e in episodes:
+            if not isinstance(e, dict) or not isinstance(e.get("path"), str):
+                continue
+            path = (record.parent / e["path"]).resolve()
+            check.planned[path] = Planned(str(e.get("scenario_id")), str(e.get("system") or "?"),
+                                          int(e.get("run_index") or 0), path, given[record].parent / e["path"],
+                                          e.get("sha256"), record, agent)
+    for p in check.planned.values():
+        if not p.path.is_file():
+            check.missing.append(p)
+        elif p.sha256 != file_sha256(p.path):
+            check.modified.append(p)
+    for f in files:
+        r = f.resolve()
+        if r not in check.planned and any(d in r.parents for d in listed_dirs) and \
+                not any(d in r.parents for d in unlisted_dirs):
+            check.extra.append(f)
+    return check
+
+
+def file_sha256(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def _read(records: list[Path], problems: list[str]) -> list[tuple[Path, dict[str, Any]]]:
+    out = []
+    for r in records:
+        try:
+            doc = json.loads(r.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            problems.append(f"{r}: not a readable run record ({e}); its plan is not checked")
+            continue
+        if isinstance(doc, dict):
+            out.append((r, doc))
+        else:
+            problems.append(f"{r}: not a run record (not a JSON object); its plan is not checked")
+    return out
