@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .scenario.effects import EffectsWatch
+from .scenario.preconditions import PreconditionWatch
 from .alert_log import AlertLog
 from .scenario.harness import Gate, evaluate_success, holds
 from .scenario.model import FailureSpec, Scenario
@@ -80,6 +81,8 @@ class Episode:
         self.budget = scenario.budget
         self.book = book_actions(scenario, with_captain=with_captain)
         self.watch = EffectsWatch(aircraft, self.book)
+        self.preconditions = PreconditionWatch(scenario)
+        self._checked: list[dict[str, Any]] = []  # the current command's preconditions, for its record
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
         self.alert_log = AlertLog(aircraft)  # ECAM onsets and clears for the report's timeline
 
@@ -91,6 +94,7 @@ class Episode:
         self.pending.clear()
         self.polled.clear()
         self.watch = EffectsWatch(aircraft, self.book)
+        self.preconditions = PreconditionWatch(self.scenario)
 
     # ---- time ------------------------------------------------------------------
     @property
@@ -152,6 +156,11 @@ class Episode:
         }.get(self.ended or "", "it was ended by the harness")
         return f"The episode is over: {why}. No further actions are possible."
 
+    def before_command(self, arguments: dict[str, Any]) -> None:
+        """Judge the `when:` of the steps a `set_control` matches, from the state before it acts."""
+        self._checked = self.preconditions.check(self.ac, arguments.get("control"), arguments.get("position"),
+                                                 self.sim_elapsed)
+
     # ---- recording --------------------------------------------------------------
     def record_call(self, name: str, arguments: dict[str, Any], result: Any, is_error: bool,
                     sim_before: float, wall_start: float) -> None:
@@ -162,9 +171,13 @@ class Episode:
                                         position if isinstance(position, str) else None)
         self.violations += [{"invariant": inv, "seq": self.seq, "sim_time_s": self.sim_elapsed}
                             for inv in effects["invariants_violated"]]
+        checked, self._checked = (self._checked if control is not None else []), []
+        if control is not None and isinstance(result, dict) and result.get("changed"):
+            self.preconditions.commanded(control, position, self.sim_elapsed)
         self.recorder.write(
             "tool_call", seq=self.seq, name=name, arguments=arguments, result=result, is_error=is_error,
             sim_time_before_s=sim_before, sim_time_after_s=self.sim_elapsed, **effects,
+            **({"preconditions": checked} if checked else {}),
             wall_ms=round((time.perf_counter() - wall_start) * 1000, 3),
             **self.alert_log.note(self.ac, self.sim_elapsed, self.start_sim_s),
         )

@@ -225,7 +225,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             is_error = bool(ev.get("is_error"))
             result = ev.get("result")
             took = _strs(ev.get("capabilities_removed"))
-            c = tracker.classify(name, args, result, is_error, tuple(took))
+            c = tracker.classify(name, args, result, is_error, tuple(took), ev.get("preconditions"))
             crew_note = None
             if crew is not None and not is_error:
                 if name == "captain":

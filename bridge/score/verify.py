@@ -41,7 +41,7 @@ _SERVER_ENDS = frozenset({EndReason.AGENT_DONE, EndReason.BUDGET_TOOL_CALLS, End
                           EndReason.HARNESS_ERROR, EndReason.INVALID_SCENARIO})
 _CALL_FIELDS = ("seq", "name", "arguments", "is_error", "result", "sim_time_before_s", "sim_time_after_s",
                 "capabilities_lost", "capabilities_removed", "capabilities_restored", "invariants_violated",
-                "failures_arrived")
+                "failures_arrived", "preconditions")
 _FINAL_FIELDS = ("success", "state_hash", "tool_calls_used", "sim_time_s", "report_done", "final_ecam", "gate")
 _VERDICT_FIELDS = ("status", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
                    "steps_total", "in_order", "dangerous", "anti_procedure", "harmful", "extraneous",
