@@ -30,7 +30,7 @@ from typing import Any
 from .scenario.effects import EffectsWatch
 from .scenario.preconditions import PreconditionWatch
 from .alert_log import AlertLog
-from .scenario.harness import Gate, evaluate_success, holds
+from .scenario.harness import Gate, HoldWatch, evaluate_success, holds
 from .scenario.model import FailureSpec, Scenario
 from .sim import Aircraft
 from .sim.aircraft import DT, STEADY_STEP_S
@@ -85,6 +85,7 @@ class Episode:
         self._checked: list[dict[str, Any]] = []  # the current command's preconditions, for its record
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
         self.alert_log = AlertLog(aircraft)  # ECAM onsets and clears for the report's timeline
+        self.holds = HoldWatch(scenario, aircraft, self.sim_elapsed)
 
     def replace_aircraft(self, aircraft: Aircraft) -> None:
         """(dev reset) A new aircraft, a new time origin and baseline, no failures still to arrive."""
@@ -95,6 +96,7 @@ class Episode:
         self.polled.clear()
         self.watch = EffectsWatch(aircraft, self.book)
         self.preconditions = PreconditionWatch(self.scenario)
+        self.holds = HoldWatch(self.scenario, aircraft, self.sim_elapsed)
 
     # ---- time ------------------------------------------------------------------
     @property
@@ -115,6 +117,7 @@ class Episode:
             self.ac.advance(step * DT)
             done += step
             self.alert_log.observe(self.ac, self.sim_elapsed, self.start_sim_s)
+            self.holds.observe(self.ac, self.sim_elapsed)
             self._deliver_due()
         if self.sim_elapsed >= self.budget.max_sim_time_s - 1e-9:
             self.end("budget_sim_time")
@@ -233,7 +236,8 @@ class Episode:
             "gate": self.gate.to_dict(),
             "reason": self.ended,
             "report_done": self.report,
-            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls, self.violations),
+            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls, self.violations,
+                                        self.holds.held_for(self.sim_elapsed)),
             "final_ecam": self.ac.read_ecam(),
             "tool_calls_used": self.tool_calls,
             "sim_time_s": self.sim_elapsed,

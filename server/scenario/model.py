@@ -38,6 +38,15 @@ class StatePredicate(Strict):
     value: Scalar | None = None
     low: float | None = None
     high: float | None = None
+    held_s: float | None = Field(default=None, gt=0, le=3600, description="(success criteria only) the predicate "
+                                 "must have held without a break for this long when the episode ends.")
+
+    @model_serializer(mode="wrap")
+    def _without_absent_hold(self, handler: SerializerFunctionWrapHandler) -> dict:
+        data = handler(self)  # dumps (and hashes) as before the field existed when it is not used
+        if data.get("held_s") is None:
+            data.pop("held_s", None)
+        return data
 
     @model_validator(mode="after")
     def _operands(self) -> StatePredicate:
@@ -250,6 +259,14 @@ class Scenario(Strict):
     success: list[SuccessCriterion] = Field(min_length=1)
     budget: Budget = Field(default_factory=Budget)
     captain: CaptainScript | None = Field(default=None, description="The captain's script in the crew profile.")
+
+    @model_validator(mode="after")
+    def _held_only_in_success(self) -> Scenario:
+        conditions = [f.trigger.when for f in self.failures if hasattr(f.trigger, "when")] + [
+            c for b in self.ground_truth.procedure for st in b.steps for c in st.when if isinstance(c, StatePredicate)]
+        if any(c.held_s is not None for c in conditions):
+            raise ValueError("held_s applies to success criteria only")
+        return self
 
     @model_serializer(mode="wrap")
     def _without_absent_captain(self, handler: SerializerFunctionWrapHandler) -> dict:
