@@ -68,6 +68,8 @@ class _Task:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
+    beyond_n: int = 0  # episodes where the diagnosis is graded beyond the ECAM
+    beyond_ok: int = 0
 
     def add(self, card: ScoreCard, include_errors: bool) -> None:
         self.episodes += 1
@@ -81,6 +83,13 @@ class _Task:
         self.n += 1
         for name, value in _MEASURES.items():
             self.sums[name] += value(card)
+        if card.diagnosis_beyond_ecam is not None:
+            self.beyond_n += 1
+            self.beyond_ok += card.diagnosis_beyond_ecam
+
+    @property
+    def beyond_rate(self) -> float | None:
+        return self.beyond_ok / self.beyond_n if self.beyond_n else None
 
     def mean(self, name: str) -> float:
         return self.sums[name] / self.n
@@ -115,6 +124,7 @@ def _task_row(t: _Task) -> dict[str, Any]:
         ci = wilson(count, n)
         row[name] = {"count": count, "rate": count / n if n else None, "ci95": list(ci) if ci else None}
     row.update({out: (t.mean(name) if n else None) for name, out in _MEAN_NAMES.items()})
+    row["diagnosis_beyond_ecam_rate"] = t.beyond_rate
     row["pass_at_k"] = _ks(pass_at_k(n, t.compliant))
     row["pass_hat_k"] = _ks(pass_hat_k(n, t.compliant))
     return row
@@ -131,6 +141,8 @@ def _group_row(tasks: list[_Task]) -> dict[str, Any]:
                      "rate": c[0] if c else None, "ci95": list(c[1]) if c else None}
     row.update({out: (sum(t.mean(name) for t in scored) / len(scored) if scored else None)
                 for name, out in _MEAN_NAMES.items()})
+    beyond = [t.beyond_rate for t in scored if t.beyond_rate is not None]  # scenarios where it applies
+    row["diagnosis_beyond_ecam_rate"] = sum(beyond) / len(beyond) if beyond else None
     row["pass_at_k"], row["pass_hat_k"] = _mean_over_tasks(scored)
     return row
 

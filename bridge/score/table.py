@@ -59,7 +59,7 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
         for _, header in keys:
             t.add_column(header, justify="left")
         cols = ["n", "compliant success", "outcome", "completion", "pass^k", "unsafe", "invariant", "diagnosis",
-                *(["crew"] if crew else []), *(["judgement"] if judgement else []), "not valid"]
+                "beyond ECAM", *(["crew"] if crew else []), *(["judgement"] if judgement else []), "not valid"]
         for col in cols:
             t.add_column(col, justify="left" if col in ("not valid", "judgement") else "right",
                          style="bold" if col == "compliant success" else None)
@@ -67,7 +67,8 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
             t.add_row(*(escape(str(a[k])) for k, _ in keys), str(a["n"]), _pct(a["compliant_success"]),
                       _pct(a["outcome_success"]), _num(a["completion_mean"]), _pass_hat(a),
                       _num(a["unsafe_rate"], ".0%"), _num(a["violation_rate"], ".0%"),
-                      _num(a["diagnosis_rate"], ".0%"), *([_num(a["crew_violation_rate"], ".0%")] if crew else []),
+                      _num(a["diagnosis_rate"], ".0%"), _num(a["diagnosis_beyond_ecam_rate"], ".0%"),
+                      *([_num(a["crew_violation_rate"], ".0%")] if crew else []),
                       *([_judgement(a)] if judgement else []), _excluded(a))
         return t
 
