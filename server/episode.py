@@ -176,7 +176,7 @@ class Episode:
                             for inv in effects["invariants_violated"]]
         checked, self._checked = (self._checked if control is not None else []), []
         if control is not None and isinstance(result, dict) and result.get("changed"):
-            self.preconditions.commanded(control, position, self.sim_elapsed)
+            self.preconditions.commanded(control, position, sim_before)  # a control acts as the command begins
         self.recorder.write(
             "tool_call", seq=self.seq, name=name, arguments=arguments, result=result, is_error=is_error,
             sim_time_before_s=sim_before, sim_time_after_s=self.sim_elapsed, **effects,

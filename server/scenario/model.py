@@ -129,7 +129,7 @@ MAX_STEP_WAIT_S = 300
 
 class Since(Strict):
     since: str = Field(min_length=1, description="A step of the procedure (its id, or 'CONTROL POSITION').")
-    min_s: float = Field(gt=0, le=3600, description="Simulated seconds since that step's command ended.")
+    min_s: float = Field(gt=0, le=3600, description="Simulated seconds since that step's command was given.")
 
 
 Condition = Annotated[
