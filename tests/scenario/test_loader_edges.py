@@ -113,6 +113,10 @@ def test_an_ordered_block_needs_a_why_and_a_since_condition_names_a_step(tmp_pat
                                     'why: "IF UNSUCCESSFUL after 30 s"}')
     assert [p.message for p in parse(f)[1]] == ["'GEN 2 OFF' names no step of the procedure (a step id, or "
                                                 "'CONTROL POSITION')"]
+    f = edited(tmp_path, LAST_STEP, '{control: GEN 1, position: "OFF", when: [{var: elec.gen_1_on_fire, op: eq, '
+                                    'value: true}], why: "a test reason"}')
+    assert [(p.path, p.message) for p in parse(f)[1]] == [
+        ("ground_truth.procedure[0].steps[2].when[0].var", "unknown state variable 'elec.gen_1_on_fire'")]
 
 
 def test_validate_flies_every_adjacent_swap_and_names_an_order_the_file_leaves_free_that_fails(tmp_path, capsys):
