@@ -110,3 +110,24 @@ def test_the_precondition_record_never_reaches_the_agent():
     _, events = fly(sc, ProcedureThen(ops(sc, drop_waits=(("THR LEVER 2", "IDLE"),)), procedure=False))
     brake = next(e for e in calls(events) if e["arguments"].get("control") == "PARKING BRK")
     assert "preconditions" in brake and "held" not in str(brake["result"]) and "ias" not in str(brake["result"])
+
+
+def test_verify_rejudges_the_preconditions_a_file_records(tmp_path, capsys):
+    import json
+
+    from a320bench.bridge.cli import main
+
+    out = tmp_path / "runs"
+    assert main(["run", "--scenario", "scenarios/apu/apu_fire_cruise.yaml", "--out", str(out), "--no-progress"]) == 0
+    path = next(out.glob("apu_fire_cruise/scripted__*.jsonl"))
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    (agent,) = [e for e in events if e.get("preconditions")]
+    assert (agent["arguments"], agent["preconditions"]) == ({"control": "APU AGENT", "position": "PUSH"},
+                                                            [{"block": 0, "step": 1, "held": True}])
+    agent["preconditions"][0]["held"] = False
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    capsys.readouterr()
+    assert main(["score", str(path), "--verify"]) == 1
+    err = capsys.readouterr().err
+    assert ("tool_call[3].preconditions[0].held: recorded false, re-simulated true; verdict.compliant_success: "
+            "recorded false, re-simulated true") in err
