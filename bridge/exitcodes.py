@@ -5,7 +5,7 @@ episode was valid and reached the agent.
 """
 
 OK = 0
-FAILED_CHECKS = 1  # validate: a scenario missed its gate, success or compliance
+FAILED_CHECKS = 1  # validate: a scenario missed its gate, success, compliance or order
 USAGE = 2  # bad flags, missing files, broken scenario files
 INVALID_SCENARIO = 3  # a validity gate failed: the agent was never asked
 PROVIDER_ERROR = 4  # a model provider failed after retries

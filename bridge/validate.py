@@ -1,7 +1,9 @@
 """`a320-bench validate`: check scenario files, then fly each ground truth with the scripted provider.
 
 Per scenario: gate passed, success reached, compliance full (the scripted
-run's ScoreCard is a compliant success). Exit 0 only if all hold; broken files
+run's ScoreCard is a compliant success), and order: every adjacent swap of the
+procedure passes or fails as its stated constraints say (validate_order.py).
+Exit 0 only if all hold; broken files
 get one line per problem and exit 2, before anything is flown.
 """
 
@@ -38,16 +40,16 @@ def run_validate(args) -> int:
     from rich.table import Table
 
     table = Table(title=f"validate: {len(scenarios)} scenario(s)")
-    for col in ("scenario", "system", "phase", "gate", "success", "compliance", "note"):
+    for col in ("scenario", "system", "phase", "gate", "success", "compliance", "order", "note"):
         table.add_column(col)
     ok = True
-    for sc, gate, success, compliant, note in rows:
-        ok = ok and gate and success and compliant
+    for sc, gate, success, compliant, order, note in rows:
+        ok = ok and gate and success and compliant and order
         mark = lambda b: "[green]pass[/]" if b else "[red]FAIL[/]"  # noqa: E731
-        table.add_row(sc.id, sc.system, sc.phase, mark(gate), mark(success), mark(compliant), note)
-    Console(width=160).print(table)
-    bad = sum(1 for r in rows if not (r[1] and r[2] and r[3]))
-    print(f"{len(rows) - bad} of {len(rows)} scenario(s) pass gate, success and compliance")
+        table.add_row(sc.id, sc.system, sc.phase, mark(gate), mark(success), mark(compliant), mark(order), note)
+    Console(width=200).print(table)
+    bad = sum(1 for r in rows if not all(r[1:5]))
+    print(f"{len(rows) - bad} of {len(rows)} scenario(s) pass gate, success, compliance and order")
     return exitcodes.OK if ok else exitcodes.FAILED_CHECKS
 
 
@@ -59,14 +61,23 @@ async def _fly_all(scenarios):
     from .inprocess_episode import run_episode
     from .score.scorecard import score_events
 
+    from .validate_order import check_swaps
+
     profile = load_profile("benchmark")
-    rows = []
-    for sc in scenarios:
+
+    async def fly(sc, order=None, own_waits=False):
         recorder_events: list = []
         # No file: the recorder keeps events in memory for scoring.
-        res = await run_episode(sc, ScriptedProvider(), profile=profile, path=None, episode_id=f"validate/{sc.id}",
-                                recorder_sink=recorder_events)
-        card = score_events(recorder_events, path=sc.id)
+        res = await run_episode(sc, ScriptedProvider(order, own_waits), profile=profile, path=None,
+                                episode_id=f"validate/{sc.id}", recorder_sink=recorder_events)
+        return res, score_events(recorder_events, path=sc.id, detail=order is not None)
+
+    async def swapped(sc, order, own_waits):
+        return (await fly(sc, order, own_waits))[1]
+
+    rows = []
+    for sc in scenarios:
+        res, card = await fly(sc)
         failed = [c for c in res.final.get("success", {}).get("criteria", []) if not c.get("passed")]
         violations = res.final.get("success", {}).get("invariant_violations", [])
         note = ""
@@ -83,5 +94,9 @@ async def _fly_all(scenarios):
             note = (f"completion {card.completion:.2f}, in order {card.in_order}, dangerous {card.dangerous}, "
                     f"harmful {card.harmful}{' ' + ', '.join(card.capabilities_removed) if card.harmful else ''}, "
                     f"report_done {'yes' if card.reported_done else 'no'}")
-        rows.append((sc, res.gate_passed, res.success, bool(card.compliant_success), note))
+        mismatches = await check_swaps(sc, swapped) if card.compliant_success else []
+        if mismatches:
+            note = (note + "; " if note else "") + f"order: {mismatches[0]}" + (
+                f" (+{len(mismatches) - 1} more)" if len(mismatches) > 1 else "")
+        rows.append((sc, res.gate_passed, res.success, bool(card.compliant_success), not mismatches, note))
     return rows

@@ -28,8 +28,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .scenario.effects import EffectsWatch
+from .scenario.preconditions import PreconditionWatch
 from .alert_log import AlertLog
-from .scenario.harness import Gate, evaluate_success, holds
+from .scenario.harness import Gate, HoldWatch, evaluate_success, holds
 from .scenario.model import FailureSpec, Scenario
 from .sim import Aircraft
 from .sim.aircraft import DT, STEADY_STEP_S
@@ -81,8 +82,11 @@ class Episode:
         self.budget = scenario.budget
         self.book = book_actions(scenario, with_captain=with_captain)
         self.watch = EffectsWatch(aircraft, self.book)
+        self.preconditions = PreconditionWatch(scenario)
+        self._checked: list[dict[str, Any]] = []  # the current command's preconditions, for its record
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
         self.alert_log = AlertLog(aircraft)  # ECAM onsets and clears for the report's timeline
+        self.holds = HoldWatch(scenario, aircraft, self.sim_elapsed)
 
     def replace_aircraft(self, aircraft: Aircraft) -> None:
         """(dev reset) A new aircraft, a new time origin and baseline, no failures still to arrive."""
@@ -92,6 +96,8 @@ class Episode:
         self.pending.clear()
         self.polled.clear()
         self.watch = EffectsWatch(aircraft, self.book)
+        self.preconditions = PreconditionWatch(self.scenario)
+        self.holds = HoldWatch(self.scenario, aircraft, self.sim_elapsed)
 
     # ---- time ------------------------------------------------------------------
     @property
@@ -112,6 +118,7 @@ class Episode:
             self.ac.advance(step * DT)
             done += step
             self.alert_log.observe(self.ac, self.sim_elapsed, self.start_sim_s)
+            self.holds.observe(self.ac, self.sim_elapsed)
             self._deliver_due()
         if self.sim_elapsed >= self.budget.max_sim_time_s - 1e-9:
             self.end("budget_sim_time")
@@ -153,6 +160,11 @@ class Episode:
         }.get(self.ended or "", "it was ended by the harness")
         return f"The episode is over: {why}. No further actions are possible."
 
+    def before_command(self, arguments: dict[str, Any]) -> None:
+        """Judge the `when:` of the steps a `set_control` matches, from the state before it acts."""
+        self._checked = self.preconditions.check(self.ac, arguments.get("control"), arguments.get("position"),
+                                                 self.sim_elapsed)
+
     # ---- recording --------------------------------------------------------------
     def record_call(self, name: str, arguments: dict[str, Any], result: Any, is_error: bool,
                     sim_before: float, wall_start: float) -> None:
@@ -163,9 +175,13 @@ class Episode:
                                         position if isinstance(position, str) else None)
         self.violations += [{"invariant": inv, "seq": self.seq, "sim_time_s": self.sim_elapsed}
                             for inv in effects["invariants_violated"]]
+        checked, self._checked = (self._checked if control is not None else []), []
+        if control is not None and isinstance(result, dict) and result.get("changed"):
+            self.preconditions.commanded(control, position, sim_before)  # a control acts as the command begins
         self.recorder.write(
             "tool_call", seq=self.seq, name=name, arguments=arguments, result=result, is_error=is_error,
             sim_time_before_s=sim_before, sim_time_after_s=self.sim_elapsed, **effects,
+            **({"preconditions": checked} if checked else {}),
             wall_ms=round((time.perf_counter() - wall_start) * 1000, 3),
             **self.alert_log.note(self.ac, self.sim_elapsed, self.start_sim_s),
         )
@@ -221,7 +237,8 @@ class Episode:
             "gate": self.gate.to_dict(),
             "reason": self.ended,
             "report_done": self.report,
-            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls, self.violations),
+            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls, self.violations,
+                                        self.holds.held_for(self.sim_elapsed)),
             "final_ecam": self.ac.read_ecam(),
             "tool_calls_used": self.tool_calls,
             "sim_time_s": self.sim_elapsed,

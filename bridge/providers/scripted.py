@@ -13,6 +13,7 @@ captain's instructions (the scenario's captain script) once the procedure is flo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from a320bench.server.crew.confirmation import needs_confirmation
@@ -25,17 +26,28 @@ class ScriptedProvider:
     name = "scripted"
     model = None
 
+    def __init__(self, order: Sequence[tuple[int, int]] | None = None, own_waits: bool = False):
+        self.order = order  # (block, step) in the order to fly; None: as listed (validate permutes it)
+        self.own_waits = own_waits
+
     def meta(self) -> dict[str, Any]:
         return {}
 
     def for_episode(self, scenario: Scenario, run_index: int) -> ScriptedRun:
-        return ScriptedRun(scenario)
+        return ScriptedRun(scenario, self.order, self.own_waits)
 
 
 class ScriptedRun:
-    def __init__(self, scenario: Scenario):
+    def __init__(self, scenario: Scenario, order: Sequence[tuple[int, int]] | None = None, own_waits: bool = False):
         self.ground_truth = scenario.ground_truth
         self.captain_script = scenario.captain
+        listed = [(bi, j) for bi, b in enumerate(scenario.ground_truth.procedure) for j in range(len(b.steps))]
+        self.order = list(order) if order is not None else listed
+        # A permuted order keeps the timeline by default: the k-th action is followed by the wait
+        # listed k-th (the wait for the aircraft to stop stays after the second lever, whichever
+        # lever that is); `own_waits`: each step keeps its own (a relight's wait follows its master).
+        self.waits = [scenario.ground_truth.procedure[bi].steps[j].then_wait_s
+                      for bi, j in (self.order if own_waits else listed)]
 
     async def run(self, view: AgentView) -> None:
         gt, tools = self.ground_truth, view.tools
@@ -59,11 +71,11 @@ class ScriptedRun:
             if isinstance(done.data, dict) and isinstance(done.data.get("sim_time_s"), (int, float)):
                 now_s = float(done.data["sim_time_s"])
 
-        for block in gt.procedure:
-            for step in block.steps:
-                if tools.over:
-                    return
-                await act(step.control, step.position, step.then_wait_s)
+        for (bi, j), then_wait_s in zip(self.order, self.waits):
+            if tools.over:
+                return
+            step = gt.procedure[bi].steps[j]
+            await act(step.control, step.position, then_wait_s)
         if crew and self.captain_script is not None:
             for ins in sorted(self.captain_script.instructions, key=lambda i: i.after_s):
                 if tools.over:

@@ -80,6 +80,8 @@ class _Task:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
+    beyond_n: int = 0  # episodes where the diagnosis is graded beyond the ECAM
+    beyond_ok: int = 0
 
     def add(self, card: ScoreCard, include_errors: bool) -> None:
         self.episodes += 1
@@ -93,6 +95,13 @@ class _Task:
         self.n += 1
         for name, value in _MEASURES.items():
             self.sums[name] += value(card)
+        if card.diagnosis_beyond_ecam is not None:
+            self.beyond_n += 1
+            self.beyond_ok += card.diagnosis_beyond_ecam
+
+    @property
+    def beyond_rate(self) -> float | None:
+        return self.beyond_ok / self.beyond_n if self.beyond_n else None
 
     def mean(self, name: str) -> float:
         return self.sums[name] / self.n
@@ -136,6 +145,7 @@ def _task_row(t: _Task) -> dict[str, Any]:
         row[name] = {"count": count, "rate": count / trials if trials else None, "ci95": list(ci) if ci else None}
     row.update({out: (t.mean(name) if n else None) for name, out in _MEAN_NAMES.items()})
     row["reported_done_rate"] = t.rate("reported_done") if trials else None
+    row["diagnosis_beyond_ecam_rate"] = t.beyond_rate
     row["pass_at_k"] = _ks(pass_at_k(trials, t.compliant))
     row["pass_hat_k"] = _ks(pass_hat_k(trials, t.compliant))
     return row
@@ -155,6 +165,8 @@ def _group_row(tasks: list[_Task]) -> dict[str, Any]:
     row.update({out: (sum(t.mean(name) for t in scored) / len(scored) if scored else None)
                 for name, out in _MEAN_NAMES.items()})
     row["reported_done_rate"] = sum(t.rate("reported_done") for t in tasks) / len(tasks) if tasks else None
+    beyond = [t.beyond_rate for t in scored if t.beyond_rate is not None]  # scenarios where it applies
+    row["diagnosis_beyond_ecam_rate"] = sum(beyond) / len(beyond) if beyond else None
     row["pass_at_k"], row["pass_hat_k"] = _mean_over_tasks(tasks)
     return row
 

@@ -6,13 +6,13 @@ successful `set_control` is, in this precedence:
 1. `forbidden_dangerous` / `forbidden_anti_procedure`: it matches a forbidden action
    of the scenario's list (what effects cannot express);
 2. `redundant` when the result says `changed: false` (the control already was there);
-3. `required`: it matches the next unsatisfied step of the current block. Blocks are
-   done in listed order (the current block is the first incomplete one); in an
-   ordered block the next step is the first unsatisfied one, in an unordered block
-   any unsatisfied step is next;
-4. `out_of_order`: it matches an unsatisfied step that is not next (a later step of
-   the current ordered block, or a step of a later block); that step then counts
-   as satisfied;
+3. `required`: it matches an unsatisfied step whose predecessors are all satisfied
+   (the procedure is a partial order: a320bench/procedure_order.py) and whose `when`
+   preconditions held when the command was given (the server records them in the
+   call's `preconditions`);
+4. `out_of_order`: it matches an unsatisfied step taken before a predecessor, or
+   before its `when` held (`forbidden_dangerous` instead for a step whose
+   `early: dangerous`); that step then counts as satisfied;
 5. `optional`: it matches an optional action;
 6. `harmful`: it removed a capability of the aircraft (the server recorded
    `capabilities_removed`, see server/scenario/capabilities.py) and the procedure
@@ -20,8 +20,9 @@ successful `set_control` is, in this precedence:
 7. `redundant`: it repeats an already satisfied step;
 8. `extraneous`: anything else -- unnecessary but harmless, counted, not failing.
 
-Steps may repeat inside a block (GEN 1 OFF, GEN 1 ON, GEN 1 OFF): each command
-satisfies at most one step, so the next-step rule walks through the repeats.
+Steps may repeat (GEN 1 OFF, GEN 1 ON, GEN 1 OFF): each command satisfies at most
+one step, the first of its repeats that is ready (else the first unsatisfied one);
+steps on one control keep their listed order.
 """
 
 from __future__ import annotations
@@ -65,14 +66,12 @@ class Classification:
 class ProcedureTracker:
     """Walks one episode's commands through the procedure; holds which steps are satisfied."""
 
-    __slots__ = ("gt", "done", "satisfied", "current")
+    __slots__ = ("gt", "done", "satisfied")
 
     def __init__(self, gt: GroundTruth):
         self.gt = gt
         self.done = [[False] * len(b.steps) for b in gt.procedure]
         self.satisfied = 0
-        self.current = 0  # index of the first incomplete block
-        self._skip_complete_blocks()
 
     @property
     def total(self) -> int:
@@ -84,8 +83,9 @@ class ProcedureTracker:
         return 1.0 if total == 0 else self.satisfied / total
 
     def classify(self, name: str, arguments: Any, result: Any, is_error: bool,
-                 removed: tuple[str, ...] = ()) -> Classification:
-        """`removed`: the capabilities the server recorded this call as taking away."""
+                 removed: tuple[str, ...] = (), preconditions: Any = None) -> Classification:
+        """`removed`: the capabilities the server recorded this call as taking away; `preconditions`:
+        the call's record of the `when` conditions of the steps it matches."""
         if is_error:
             return Classification(CommandClass.INVALID)
         if name in OBSERVATION_TOOLS:
@@ -93,10 +93,13 @@ class ProcedureTracker:
         if name != ACTION_TOOL or not isinstance(arguments, dict):
             return Classification(CommandClass.EXTRANEOUS)  # a dev-profile action such as set_world
         changed = result.get("changed") if isinstance(result, dict) else None
-        return self.set_control(arguments.get("control"), arguments.get("position"), changed, removed)
+        return self.set_control(arguments.get("control"), arguments.get("position"), changed, removed,
+                                unmet_preconditions(preconditions))
 
     def set_control(self, control: Any, position: Any, changed: Any = None,
-                    removed: tuple[str, ...] = ()) -> Classification:
+                    removed: tuple[str, ...] = (), unmet: frozenset[tuple[int, int]] = frozenset()
+                    ) -> Classification:
+        """`unmet`: the steps (block, index) whose `when` did not hold when the command was given."""
         key = action_key(control, position)
         gt = self.gt
 
@@ -112,20 +115,17 @@ class ProcedureTracker:
             # The control already showed that position: nothing happened, so no step is done
             # (and none is skipped). A scenario whose step is already in place fails validate.
             return Classification(CommandClass.REDUNDANT, {"kind": "no_change"})
-        if self.current < len(blocks):
-            bi = self.current
-            block, done = blocks[bi], self.done[bi]
-            first = done.index(False)
-            for j, step in enumerate(block.steps):
-                if done[j] or step.key != key:
-                    continue
-                in_turn = (j == first) or not block.ordered
-                return self._satisfy(bi, j, CommandClass.REQUIRED if in_turn else CommandClass.OUT_OF_ORDER)
-            for bi in range(self.current + 1, len(blocks)):
-                done = self.done[bi]
-                for j, step in enumerate(blocks[bi].steps):
-                    if not done[j] and step.key == key:
-                        return self._satisfy(bi, j, CommandClass.OUT_OF_ORDER)
+        candidates = [(bi, j) for bi, block in enumerate(blocks) for j, step in enumerate(block.steps)
+                      if not self.done[bi][j] and step.key == key]
+        if candidates:
+            ready = [ref for ref in candidates if self._predecessors_done(ref)]
+            bi, j = (ready or candidates)[0]
+            step = blocks[bi].steps[j]
+            if (bi, j) in unmet and step.early == "dangerous":
+                return self._satisfy(bi, j, CommandClass.FORBIDDEN_DANGEROUS, early=True)
+            in_turn = bool(ready) and (bi, j) not in unmet
+            return self._satisfy(bi, j, CommandClass.REQUIRED if in_turn else CommandClass.OUT_OF_ORDER,
+                                 early=(bi, j) in unmet)
 
         for i, opt in enumerate(gt.optional_actions):
             if opt.key == key:
@@ -140,16 +140,26 @@ class ProcedureTracker:
                     return Classification(CommandClass.REDUNDANT, _step_ref("step", block.name, j, step))
         return Classification(CommandClass.EXTRANEOUS)
 
-    def _satisfy(self, bi: int, j: int, cls: CommandClass) -> Classification:
+    def _predecessors_done(self, ref: tuple[int, int]) -> bool:
+        return all(self.done[pb][pj] for pb, pj in self.gt.deps.get(ref, ()))
+
+    def _satisfy(self, bi: int, j: int, cls: CommandClass, early: bool = False) -> Classification:
         self.done[bi][j] = True
         self.satisfied += 1
-        self._skip_complete_blocks()
         block = self.gt.procedure[bi]
-        return Classification(cls, _step_ref("step", block.name, j, block.steps[j]))
+        ref = _step_ref("step", block.name, j, block.steps[j])
+        if early:
+            ref["when_unmet"] = True
+        return Classification(cls, ref)
 
-    def _skip_complete_blocks(self) -> None:
-        while self.current < len(self.done) and all(self.done[self.current]):
-            self.current += 1
+
+def unmet_preconditions(record: Any) -> frozenset[tuple[int, int]]:
+    """The steps whose `when` the server found not to hold (the call's `preconditions` record:
+    a list of {"block": i, "step": j, "held": bool})."""
+    if not isinstance(record, list):
+        return frozenset()
+    return frozenset((r["block"], r["step"]) for r in record if isinstance(r, dict) and r.get("held") is False
+                     and isinstance(r.get("block"), int) and isinstance(r.get("step"), int))
 
 
 def _step_ref(kind: str, block: str | None, index: int, step: Step) -> dict[str, Any]:

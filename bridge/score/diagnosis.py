@@ -12,6 +12,11 @@ Three checks, on the diagnosis text folded (case-insensitive, spacing collapsed)
 3. not a list of the aircraft: naming more than MAX_UNRELATED components that are
    neither in the ground truth nor in an alert shown fails.
 
+"Beyond the ECAM" (`beyond_ecam`): where an echo of the ECAM titles the episode
+showed would not match the keywords (a leak, a trap, a fuel check with no ECAM),
+the diagnosis is graded again with those titles cut out of it: an echo of the
+ECAM gets no credit there; elsewhere the grade is not applicable (None).
+
 A clause that calls a component healthy ("ENG 2 normal", "GEN 2 ok") is not a
 claim that it failed: clauses (split at . ; , and "but") containing a health word
 are left out of checks 2 and 3. A diagnosis naming every system therefore fails
@@ -98,3 +103,17 @@ def diagnosis_matches(report_done: Any, groups: Sequence[Sequence[str]], shown_t
     if any(fam in truth_families for fam, _ in named):
         return False  # the right family, the wrong member: not the failed component
     return len(named) <= MAX_UNRELATED
+
+
+def beyond_ecam(report_done: Any, groups: Sequence[Sequence[str]], shown_titles: Iterable[str] = ()) -> bool | None:
+    """None where the ECAM titles shown name the cause (their echo matches); else whether the
+    diagnosis, with every shown title cut out, still matches."""
+    titles = sorted({_fold(t) for t in shown_titles if _fold(t)}, key=len, reverse=True)
+    if not groups or diagnosis_matches({"diagnosis": " ; ".join(titles)}, groups, shown_titles):
+        return None
+    if not isinstance(report_done, dict):
+        return False
+    text = _fold(str(report_done.get("diagnosis") or ""))
+    for t in titles:
+        text = text.replace(t, " ; ")
+    return diagnosis_matches({**report_done, "diagnosis": text}, groups, shown_titles)

@@ -11,10 +11,12 @@ the catalogue's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+
+from a320bench.procedure_order import OrderError, StepRef, dependencies
 
 
 def action_key(control: Any, position: Any) -> tuple[str, str]:
@@ -27,6 +29,10 @@ class Step:
     control: str
     position: str
     key: tuple[str, str]
+    id: str = ""
+    after: tuple[str, ...] = ()
+    when: tuple[dict[str, Any], ...] = ()  # preconditions: the server judges them, scoring reads its record
+    early: str = "out_of_order"  # how a command taken before its `when` holds is classified
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +57,15 @@ class GroundTruth:
     optional_actions: tuple[Step, ...] = ()
     forbidden_actions: tuple[Forbidden, ...] = ()
     diagnosis_keywords: tuple[tuple[str, ...], ...] = ()
+    # Each step's direct predecessors (a320bench/procedure_order.py); empty when they do not resolve.
+    deps: dict[StepRef, frozenset[StepRef]] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            deps = dependencies([(b.ordered, b.steps) for b in self.procedure])
+        except OrderError:
+            deps = {}  # a malformed file scores with a free order; --verify names the ground truth
+        object.__setattr__(self, "deps", deps)
 
     @property
     def total_steps(self) -> int:
@@ -79,7 +94,7 @@ class GroundTruth:
     def _parse(cls, d: dict[str, Any]) -> GroundTruth:
         return cls(
             procedure=tuple(
-                Block(str(b.get("name", f"block_{i}")), bool(b.get("ordered", True)), _steps(b.get("steps")))
+                Block(str(b.get("name", f"block_{i}")), bool(b.get("ordered", False)), _steps(b.get("steps")))
                 for i, b in enumerate(_dicts(d.get("procedure")))
             ),
             optional_actions=_steps(d.get("optional_actions")),
@@ -108,5 +123,7 @@ def _dicts(items: Any) -> list[dict[str, Any]]:
 
 
 def _steps(items: Any) -> tuple[Step, ...]:
-    return tuple(Step(str(s.get("control")), str(s.get("position")), action_key(s.get("control"), s.get("position")))
+    return tuple(Step(str(s.get("control")), str(s.get("position")), action_key(s.get("control"), s.get("position")),
+                      str(s.get("id") or ""), tuple(str(a) for a in _list(s.get("after"))),
+                      tuple(_dicts(s.get("when"))), str(s.get("early") or "out_of_order"))
                  for s in _dicts(items))

@@ -35,7 +35,7 @@ from a320bench.server.trajectory import TRAJECTORY_SCHEMA_VERSION, changed_aircr
 
 from .classify import CommandClass, ProcedureTracker
 from .crew import CREW_PROFILE, CrewCheck
-from .diagnosis import diagnosis_matches
+from .diagnosis import beyond_ecam, diagnosis_matches
 from .groundtruth import GroundTruth
 
 VALID = "valid"
@@ -85,6 +85,8 @@ class ScoreCard:
     invariant_violations: list[str]
     capabilities_removed: list[str]
     diagnosis_match: bool
+    # Beyond the ECAM (diagnosis.beyond_ecam): None where the ECAM titles name the cause.
+    diagnosis_beyond_ecam: bool | None
     tool_calls: int
     sim_time_s: float | None
     first_required_sim_s: float | None
@@ -119,7 +121,7 @@ class ScoreCard:
         """What the card concludes (two copies of an episode must agree on it)."""
         return (self.status, self.outcome, self.compliant_success, self.completion, self.in_order, self.dangerous,
                 self.anti_procedure, self.harmful, tuple(self.invariant_violations), self.diagnosis_match,
-                self.crew_ok)
+                self.diagnosis_beyond_ecam, self.crew_ok)
 
     def to_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -230,7 +232,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             is_error = bool(ev.get("is_error"))
             result = ev.get("result")
             took = _strs(ev.get("capabilities_removed"))
-            c = tracker.classify(name, args, result, is_error, tuple(took))
+            c = tracker.classify(name, args, result, is_error, tuple(took), ev.get("preconditions"))
             crew_note = None
             if crew is not None and not is_error:
                 if name == "captain":
@@ -358,6 +360,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         invariant_violations=violations,
         capabilities_removed=sorted(set(removed)),
         diagnosis_match=diagnosis_matches(report, gt.diagnosis_keywords, titles),
+        diagnosis_beyond_ecam=beyond_ecam(report, gt.diagnosis_keywords, titles),
         tool_calls=tool_calls,
         sim_time_s=sim_time_s,
         first_required_sim_s=first_required_sim_s,

@@ -55,7 +55,7 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     out = file or sys.stdout
     console = Console(file=out, highlight=False, soft_wrap=False)
     if not console.is_terminal:
-        console = Console(file=out, highlight=False, width=160, color_system=None)
+        console = Console(file=out, highlight=False, width=180, color_system=None)
 
     crew = any(c.track == "crew" for c in cards)
 
@@ -65,8 +65,9 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
         groups = any("coverage" in a for a in rows)
         for _, header in keys:
             t.add_column(header, justify="left")
-        cols = ["n", "not flown", *(["coverage"] if groups else []), "compliant success", "outcome", "completion", "pass^k", "unsafe", "invariant", "diagnosis",
-                *(["crew"] if crew else []), *(["judgement"] if judgement else []), "not valid"]
+        cols = ["n", "not flown", *(["coverage"] if groups else []), "compliant success", "outcome", "completion",
+                "pass^k", "unsafe", "invariant", "diagnosis", "beyond ECAM", *(["crew"] if crew else []),
+                *(["judgement"] if judgement else []), "not valid"]
         for col in cols:
             t.add_column(col, justify="left" if col in ("not valid", "judgement") else "right",
                          style="bold" if col == "compliant success" else None)
@@ -75,7 +76,8 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
                       *([_coverage(a)] if groups else []), _pct(a["compliant_success"]),
                       _pct(a["outcome_success"]), _num(a["completion_mean"]), _pass_hat(a),
                       _num(a["unsafe_rate"], ".0%"), _num(a["violation_rate"], ".0%"),
-                      _num(a["diagnosis_rate"], ".0%"), *([_num(a["crew_violation_rate"], ".0%")] if crew else []),
+                      _num(a["diagnosis_rate"], ".0%"), _num(a["diagnosis_beyond_ecam_rate"], ".0%"),
+                      *([_num(a["crew_violation_rate"], ".0%")] if crew else []),
                       *([_judgement(a)] if judgement else []), _excluded(a))
         return t
 

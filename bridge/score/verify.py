@@ -52,11 +52,12 @@ _SERVER_ENDS = AGENT_DECIDED_ENDS | {EndReason.HARNESS_ERROR, EndReason.INVALID_
 _SUPERSEDING = frozenset({EndReason.CLIENT_ERROR, EndReason.INTERRUPTED})
 _CALL_FIELDS = ("seq", "name", "arguments", "is_error", "result", "sim_time_before_s", "sim_time_after_s",
                 "capabilities_lost", "capabilities_removed", "capabilities_restored", "invariants_violated",
-                "failures_arrived")
+                "failures_arrived", "preconditions")
 _FINAL_FIELDS = ("success", "state_hash", "tool_calls_used", "sim_time_s", "report_done", "final_ecam", "gate")
 _VERDICT_FIELDS = ("status", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
                    "steps_total", "in_order", "dangerous", "anti_procedure", "harmful", "extraneous",
-                   "invariant_violations", "capabilities_removed", "diagnosis_match")
+                   "invariant_violations", "capabilities_removed", "diagnosis_match",
+                   "diagnosis_beyond_ecam")
 MAX_SHOWN = 3  # differences named per episode
 
 

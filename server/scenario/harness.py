@@ -191,18 +191,43 @@ def _prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
 CREW_PANELS = ("FCU", "RADIO", "CABIN", "FMS", "CREW", "OVHD")
 
 
+class HoldWatch:
+    """Since when each success criterion with `held_s` has held without a break, read at every
+    step of simulated time (chunks of the episode's advance; reads take no time)."""
+
+    __slots__ = ("_crits", "_since")
+
+    def __init__(self, sc: Scenario, ac: Aircraft, now_s: float):
+        self._crits = [(i, c) for i, c in enumerate(sc.success)
+                       if isinstance(c, StatePredicate) and c.held_s is not None]
+        self._since: dict[int, float | None] = {}
+        self.observe(ac, now_s)
+
+    def observe(self, ac: Aircraft, now_s: float) -> None:
+        for i, c in self._crits:
+            if not holds(ac, c):
+                self._since[i] = None
+            elif self._since.get(i) is None:
+                self._since[i] = now_s
+
+    def held_for(self, now_s: float) -> dict[int, float]:
+        return {i: round(now_s - since, 3) if since is not None else 0.0 for i, (since) in self._since.items()}
+
+
 def evaluate_success(ac: Aircraft, sc: Scenario, baseline: dict[str, str] | None = None,
-                     violations: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+                     violations: Sequence[dict[str, Any]] = (), held_for_s: dict[int, float] | None = None
+                     ) -> dict[str, Any]:
     """Each criterion recorded with what was seen; success needs them all, and no safety
     invariant violated at any point of the episode (`violations`, from the episode's watch).
 
     `baseline` is the control positions when the episode began (for `controls_unchanged`);
-    the crew's actions since then are `ac.events`.
+    the crew's actions since then are `ac.events`. `held_for_s`: for each criterion with
+    `held_s` (by index), how long it has held without a break (the episode's HoldWatch).
     """
     results = []
     shown = ac.ecam_titles()
     snap = ac.snapshot()  # one snapshot for every predicate: building it is the costly part
-    for crit in sc.success:
+    for i, crit in enumerate(sc.success):
         if isinstance(crit, ControlsUnchanged):
             before = baseline if baseline is not None else ac.controls
             panels = list(dict.fromkeys([*crit.controls_unchanged, *CREW_PANELS]))
@@ -219,6 +244,9 @@ def evaluate_success(ac: Aircraft, sc: Scenario, baseline: dict[str, str] | None
         else:
             actual = snap[crit.var] if crit.var in snap else ac.get(crit.var)
             r = {"kind": "state", "var": crit.var, "op": crit.op, "actual": actual, "passed": compare(actual, crit)}
+            if crit.held_s is not None:
+                held = (held_for_s or {}).get(i, 0.0)
+                r.update(held_s=crit.held_s, held_for_s=held, passed=r["passed"] and held >= crit.held_s - 1e-9)
             if crit.op == "between":
                 r.update(low=crit.low, high=crit.high)
             else:

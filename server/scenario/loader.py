@@ -48,7 +48,8 @@ def _loc(loc: tuple) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("StatePredicate", "EcamClear", "ControlsUnchanged", "AfterTrigger", "WhenTrigger"):  # union tags
+        elif part in ("StatePredicate", "EcamClear", "ControlsUnchanged", "AfterTrigger", "WhenTrigger",
+                      "Since"):  # union tags
             continue
         else:
             out += ("." if out else "") + _key(str(part))
@@ -169,6 +170,9 @@ def cross_check(sc: Scenario, name: str) -> list[Problem]:
     for b, block in enumerate(gt.procedure):
         for s, step in enumerate(block.steps):
             control(f"ground_truth.procedure[{b}].steps[{s}]", step.control, step.position)
+            for k, cond in enumerate(step.when):
+                if isinstance(cond, StatePredicate):
+                    pred(f"ground_truth.procedure[{b}].steps[{s}].when[{k}]", cond)
     for i, step in enumerate(gt.optional_actions):
         control(f"ground_truth.optional_actions[{i}]", step.control, step.position)
     for i, fa in enumerate(gt.forbidden_actions):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
+from a320bench.procedure_order import COMMUNICATIONS, dependencies, label
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, SerializerFunctionWrapHandler, Tag, \
     model_serializer, model_validator
 
@@ -37,6 +38,15 @@ class StatePredicate(Strict):
     value: Scalar | None = None
     low: float | None = None
     high: float | None = None
+    held_s: float | None = Field(default=None, gt=0, le=3600, description="(success criteria only) the predicate "
+                                 "must have held without a break for this long when the episode ends.")
+
+    @model_serializer(mode="wrap")
+    def _without_absent_hold(self, handler: SerializerFunctionWrapHandler) -> dict:
+        data = handler(self)  # dumps (and hashes) as before the field existed when it is not used
+        if data.get("held_s") is None:
+            data.pop("held_s", None)
+        return data
 
     @model_validator(mode="after")
     def _operands(self) -> StatePredicate:
@@ -117,18 +127,66 @@ class ExpectedEcam(Strict):
 MAX_STEP_WAIT_S = 300
 
 
-class Step(Strict):
+class Since(Strict):
+    since: str = Field(min_length=1, description="A step of the procedure (its id, or 'CONTROL POSITION').")
+    min_s: float = Field(gt=0, le=3600, description="Simulated seconds since that step's command was given.")
+
+
+Condition = Annotated[
+    Union[Annotated[StatePredicate, Tag("StatePredicate")], Annotated[Since, Tag("Since")]],
+    Discriminator(_by_key("since", "Since", "StatePredicate")),
+]
+
+
+class Action(Strict):
     control: str
     position: str
+
+
+class Step(Action):
     then_wait_s: float = Field(default=0, ge=0, le=MAX_STEP_WAIT_S,
                                description="The scripted provider waits this long after the step (one wait call).")
     note: str = ""
+    id: str = Field(default="", description="A name for `after:` and `since:` when the action occurs more than once.")
+    after: list[str] = Field(default_factory=list, description="Steps that must be done before this one (their id, or "
+                             "'CONTROL POSITION'); everything not named is free (a320bench/procedure_order.py).")
+    when: list[Condition] = Field(default_factory=list, description="Preconditions the server checks from the state "
+                                  "just before the command (all must hold); a step taken before is out of order.")
+    early: Literal["out_of_order", "dangerous"] = Field(
+        default="out_of_order", description="How a command taken before its `when:` holds is classified.")
+    why: str = Field(default="", description="Why the order or the condition matters (required with after/when).")
+
+    @model_validator(mode="after")
+    def _explained(self) -> Step:
+        if (self.after or self.when) and len(self.why.split()) < 3:
+            raise ValueError("a step with after: or when: needs a why: saying why the order or the condition matters")
+        if self.early != "out_of_order" and not self.when:
+            raise ValueError("early: applies to a step with when:")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _without_unset_order(self, handler: SerializerFunctionWrapHandler) -> dict:
+        # Steps without constraints dump as before the fields existed: the ground truth in
+        # every trajectory stays as short as the procedure it describes.
+        data = handler(self)
+        for name, empty in (("id", ""), ("after", []), ("when", []), ("early", "out_of_order"), ("why", "")):
+            if data.get(name) == empty:
+                data.pop(name, None)
+        return data
 
 
 class ProcedureBlock(Strict):
     name: str
-    ordered: bool = True
+    ordered: bool = Field(default=False, description="Shorthand: each step after the previous one of the block "
+                          "(needs why:). Blocks are groups; their listed order is not a constraint.")
+    why: str = ""
     steps: list[Step] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _explained(self) -> ProcedureBlock:
+        if self.ordered and len(self.steps) > 1 and len(self.why.split()) < 3:
+            raise ValueError("an ordered block needs a why: saying why its steps must keep their order")
+        return self
 
 
 class ForbiddenAction(Strict):
@@ -149,10 +207,13 @@ class GroundTruth(Strict):
         description="Each inner list is a group of synonyms; the diagnosis must mention one of every group.",
     )
 
-
-class Action(Strict):
-    control: str
-    position: str
+    @model_validator(mode="after")
+    def _order_resolves(self) -> GroundTruth:
+        dependencies([(b.ordered, b.steps) for b in self.procedure])  # OrderError (a ValueError) names the problem
+        for s in (s for b in self.procedure for s in b.steps):
+            if s.when and s.control in COMMUNICATIONS:
+                raise ValueError(f"{label(s.control, s.position)} is a communication: order-free, it takes no when:")
+        return self
 
 
 class CaptainInstruction(Strict):
@@ -198,6 +259,14 @@ class Scenario(Strict):
     success: list[SuccessCriterion] = Field(min_length=1)
     budget: Budget = Field(default_factory=Budget)
     captain: CaptainScript | None = Field(default=None, description="The captain's script in the crew profile.")
+
+    @model_validator(mode="after")
+    def _held_only_in_success(self) -> Scenario:
+        conditions = [f.trigger.when for f in self.failures if hasattr(f.trigger, "when")] + [
+            c for b in self.ground_truth.procedure for st in b.steps for c in st.when if isinstance(c, StatePredicate)]
+        if any(c.held_s is not None for c in conditions):
+            raise ValueError("held_s applies to success criteria only")
+        return self
 
     @model_serializer(mode="wrap")
     def _without_absent_captain(self, handler: SerializerFunctionWrapHandler) -> dict:

@@ -138,6 +138,8 @@ class EpisodeServer(MCPServer[EpisodeState]):
             raise self._error(name, arguments, str(e), before, wall) from None
         if name not in st.tool_names:
             raise self._error(name, arguments, messages.unknown_tool(name, st.tool_names), before, wall) from None
+        if name == "set_control" and isinstance(arguments, dict):
+            ep.before_command(arguments)  # privileged: `when:` judged before the command acts
         try:
             result = await super().call_tool(name, arguments, context)
         except anyio.get_cancelled_exc_class():

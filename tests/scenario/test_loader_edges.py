@@ -78,3 +78,56 @@ def test_a_step_wait_longer_than_one_wait_call_is_refused_so_the_scripted_provid
         ("ground_truth.procedure[0].steps[1].then_wait_s", "Input should be less than or equal to 300")]
     ok = edited(tmp_path, '{control: GEN 1, position: "ON"}', '{control: GEN 1, position: "ON", then_wait_s: 300}')
     assert parse(ok)[1] == []
+
+
+LAST_STEP = '{control: GEN 1, position: "OFF", note: "IF UNSUCCESSFUL"}'
+
+
+@pytest.mark.parametrize("step, says", [
+    ('{control: GEN 1, position: "OFF", after: [APU START ON], why: "a test reason"}',
+     "'APU START ON' names no step of the procedure (a step id, or 'CONTROL POSITION')"),
+    ('{control: GEN 1, position: "OFF", after: [GEN 1 OFF], why: "a test reason"}',
+     "'GEN 1 OFF' occurs 2 times in the procedure: give the step an id"),
+    ('{control: GEN 1, position: "OFF", id: again}\n        - {control: ATC, position: NOTIFY, after: [again], '
+     'why: "a test reason"}',
+     "ATC NOTIFY is a communication: order-free, it may be neither ordered nor named in after: "
+     "(GEN 1 OFF before ATC NOTIFY)"),
+    ('{control: GEN 1, position: "OFF", id: again, after: [BUS TIE OFF], why: "a test reason"}\n'
+     '        - {control: BUS TIE, position: "OFF", after: [again], why: "a test reason"}',
+     "the order constraints form a cycle: GEN 1 OFF -> BUS TIE OFF -> GEN 1 OFF"),
+    ('{control: GEN 1, position: "OFF", id: again, after: [GEN 1 ON]}',
+     "ground_truth.procedure[0].steps[2]: a step with after: or when: needs a why: saying why the order or the "
+     "condition matters"),
+])
+def test_an_order_constraint_that_does_not_resolve_is_one_line_naming_it(tmp_path, step, says):
+    f = edited(tmp_path, LAST_STEP, step)
+    _, problems = parse(f)
+    assert [p.message if p.path == "ground_truth" else f"{p.path}: {p.message}" for p in problems] == [says]
+
+
+def test_an_ordered_block_needs_a_why_and_a_since_condition_names_a_step(tmp_path):
+    f = edited(tmp_path, "    - name: gen_1_reset\n", "    - name: gen_1_reset\n      ordered: true\n")
+    assert [(p.path, p.message) for p in parse(f)[1]] == [
+        ("ground_truth.procedure[0]", "an ordered block needs a why: saying why its steps must keep their order")]
+    f = edited(tmp_path, LAST_STEP, '{control: GEN 1, position: "OFF", when: [{since: GEN 2 OFF, min_s: 30}], '
+                                    'why: "IF UNSUCCESSFUL after 30 s"}')
+    assert [p.message for p in parse(f)[1]] == ["'GEN 2 OFF' names no step of the procedure (a step id, or "
+                                                "'CONTROL POSITION')"]
+    f = edited(tmp_path, LAST_STEP, '{control: GEN 1, position: "OFF", when: [{var: elec.gen_1_on_fire, op: eq, '
+                                    'value: true}], why: "a test reason"}')
+    assert [(p.path, p.message) for p in parse(f)[1]] == [
+        ("ground_truth.procedure[0].steps[2].when[0].var", "unknown state variable 'elec.gen_1_on_fire'")]
+
+
+def test_validate_flies_every_adjacent_swap_and_names_an_order_the_file_leaves_free_that_fails(tmp_path, capsys):
+    src = (ROOT / "scenarios/air/pack_1_2_fault_climb.yaml").read_text()
+    pull = ', after: [FCU ALT FL100], why: "the pull engages the descent to the altitude shown: the altitude is set first"'
+    assert pull in src
+    (tmp_path / "ok.yaml").write_text(src)
+    assert main(["validate", str(tmp_path / "ok.yaml")]) == 0
+    assert "1 of 1 scenario(s) pass gate, success, compliance and order" in capsys.readouterr().out
+    (tmp_path / "free.yaml").write_text(src.replace(pull, ""))
+    assert main(["validate", str(tmp_path / "free.yaml")]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "order: FCU ALT KNOB PULL before FCU ALT FL100 must pass (no constraint), failed" in out
+    assert "0 of 1 scenario(s) pass gate, success, compliance and order" in out

@@ -46,15 +46,45 @@ def test_any_unsatisfied_step_of_an_unordered_block_is_required():
     assert classes(t, "C ON", "A ON", "B ON") == [C.REQUIRED] * 3
 
 
-def test_a_step_of_a_later_block_is_out_of_order_while_an_earlier_block_is_incomplete():
+def test_blocks_are_groups_so_a_step_of_a_later_block_with_no_predecessor_is_required():
     t = tracker([block("first", "A ON", "B ON", ordered=False), block("second", "C ON", "D ON")])
-    assert classes(t, "A ON", "C ON", "B ON", "D ON") == [C.REQUIRED, C.OUT_OF_ORDER, C.REQUIRED, C.REQUIRED]
+    assert classes(t, "A ON", "C ON", "B ON", "D ON") == [C.REQUIRED] * 4
     assert t.completion == 1.0
 
 
-def test_blocks_are_done_in_listed_order_once_the_earlier_one_completes():
-    t = tracker([block("first", "A ON"), block("second", "B ON", "C ON")])
-    assert classes(t, "A ON", "B ON", "C ON") == [C.REQUIRED] * 3
+def test_a_step_named_in_after_is_a_predecessor_across_blocks():
+    t = tracker([block("idle", "THR LEVER 1 IDLE", ordered=False),
+                 {"name": "shut", "steps": [{"control": "ENG MASTER 1", "position": "OFF", "after": ["THR LEVER 1 IDLE"],
+                                             "why": "idle first"}, {"control": "ATC", "position": "NOTIFY"}]}])
+    assert classes(t, "ATC NOTIFY", "ENG MASTER 1 OFF", "THR LEVER 1 IDLE") == [C.REQUIRED, C.OUT_OF_ORDER, C.REQUIRED]
+    assert t.completion == 1.0
+
+
+def test_after_may_name_a_repeated_action_by_its_step_id():
+    t = tracker([{"name": "reset", "steps": [
+        {"control": "GEN 1", "position": "OFF"}, {"control": "GEN 1", "position": "ON"},
+        {"control": "GEN 1", "position": "OFF", "id": "gen_1_off_again"},
+        {"control": "BUS TIE", "position": "OFF", "after": ["gen_1_off_again"], "why": "after the failed reset"}]}])
+    assert classes(t, "GEN 1 OFF", "GEN 1 ON", "BUS TIE OFF", "GEN 1 OFF") == [
+        C.REQUIRED, C.REQUIRED, C.OUT_OF_ORDER, C.REQUIRED]
+
+
+def test_a_step_taken_before_its_when_held_is_out_of_order_or_dangerous_as_the_step_says():
+    steps = [{"control": "PARKING BRK", "position": "ON", "when": [{"var": "flight.ias_kt", "op": "eq", "value": 0}]},
+             {"control": "ENG 2 AGENT 2", "position": "PUSH", "early": "dangerous",
+              "when": [{"since": "ENG 2 AGENT 1 PUSH", "min_s": 30}]}]
+    early = [{"block": 0, "step": 0, "held": False}]
+    t = tracker([{"name": "b", "steps": steps}])
+    c = t.classify("set_control", {"control": "PARKING BRK", "position": "ON"}, {"changed": True}, False, (), early)
+    assert (c.cls, c.matched["when_unmet"]) == (C.OUT_OF_ORDER, True)
+    c = t.classify("set_control", {"control": "ENG 2 AGENT 2", "position": "PUSH"}, {"changed": True}, False, (),
+                   [{"block": 0, "step": 1, "held": False}])
+    assert c.cls is C.FORBIDDEN_DANGEROUS
+    assert t.completion == 1.0
+    held = tracker([{"name": "b", "steps": steps}])
+    c = held.classify("set_control", {"control": "PARKING BRK", "position": "ON"}, {"changed": True}, False, (),
+                      [{"block": 0, "step": 0, "held": True}])
+    assert (c.cls, "when_unmet" in c.matched) == (C.REQUIRED, False)
 
 
 def test_a_forbidden_action_wins_over_a_procedure_step():

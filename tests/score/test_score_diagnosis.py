@@ -61,3 +61,33 @@ def test_keywords_are_still_required():
 ])
 def test_components_are_read_from_titles_and_prose(text, components):
     assert claimed_components(" ".join(text.split()).casefold()) == components
+
+
+def test_beyond_the_ecam_an_echo_of_the_titles_gets_no_credit_and_the_cause_does():
+    from a320bench.bridge.score.diagnosis import beyond_ecam
+
+    groups = [["leak"], ["engine 1", "ENG 1", "left engine"]]
+    shown = ["FUEL IMBALANCE"]
+    assert beyond_ecam({"diagnosis": "FUEL IMBALANCE"}, groups, shown) is False
+    assert beyond_ecam({"diagnosis": "FUEL IMBALANCE from a fuel leak on engine 1"}, groups, shown) is True
+    assert beyond_ecam(None, groups, shown) is False
+    # the ECAM names the cause: the grade does not apply
+    assert beyond_ecam({"diagnosis": "ELEC GEN 1 FAULT"}, [["GEN 1"]], ["ELEC GEN 1 FAULT"]) is None
+
+
+def test_over_the_catalogue_an_echo_of_the_ecam_earns_nothing_beyond_it_and_the_causes_do():
+    from a320bench.bridge.catalogue import catalogue
+    from a320bench.bridge.score.diagnosis import beyond_ecam, diagnosis_matches
+
+    echo, cause, applies, echo_matches = 0, 0, 0, 0
+    for sc, _ in catalogue():
+        groups, shown = sc.ground_truth.diagnosis_keywords, sc.expected_ecam.must_appear
+        titles = {"diagnosis": "; ".join(shown) or "nothing shown"}
+        echo_matches += diagnosis_matches(titles, groups, shown)
+        grade = beyond_ecam(titles, groups, shown)
+        if grade is None:
+            continue
+        applies += 1
+        echo += grade
+        cause += bool(beyond_ecam({"diagnosis": "; ".join([g[0] for g in groups] + list(shown))}, groups, shown))
+    assert (applies, echo, cause, echo_matches) == (51, 0, 51, 52)

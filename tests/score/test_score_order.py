@@ -1,0 +1,133 @@
+"""Order and preconditions, flown on the catalogue (red-team findings 7 and 10).
+
+Each flight is the red-team's: the ground truth's actions, each followed by its own
+wait, with two steps swapped, one moved first, or a wait dropped; then report_done.
+Pilot-equivalent orders pass; the orders and timings the book insists on fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from flight_bed import ProcedureThen, calls, fly, scenario
+
+
+def ops(sc, *, move=None, swap=None, drop_waits=()):
+    """The ground truth as (control, position) and ("wait", s) ops: `move` (action, index) flies that
+    step at that place; `swap` (a, b) flies b where a was and a where b was; each step keeps its
+    own wait, except those after `drop_waits`."""
+    steps = [(s.control, s.position, s.then_wait_s) for b in sc.ground_truth.procedure for s in b.steps]
+    if move is not None:
+        step = next(s for s in steps if (s[0], s[1]) == move[0])
+        steps.remove(step)
+        steps.insert(move[1], step)
+    if swap is not None:
+        i = next(k for k, s in enumerate(steps) if (s[0], s[1]) == swap[0])
+        j = next(k for k, s in enumerate(steps) if (s[0], s[1]) == swap[1])
+        steps[i], steps[j] = steps[j], steps[i]
+    out: list[tuple] = []
+    for control, position, wait_s in steps:
+        out.append((control, position))
+        if wait_s and (control, position) not in drop_waits:
+            out.append(("wait", wait_s))
+    return out
+
+
+def not_in_turn(card) -> list[tuple[str, str, str]]:
+    return [(c["arguments"]["control"], c["arguments"]["position"], c["class"]) for c in card.commands
+            if c["class"] not in ("required", "observation", "optional")]
+
+
+PILOT_EQUIVALENT = [
+    ("air/pack_1_2_fault_climb", dict(swap=(("PACK 1", "OFF"), ("PACK 2", "OFF")))),
+    ("fuel/ctr_tk_pumps_lo_pr_climb", dict(swap=(("CTR TK PUMP 1", "OFF"), ("CTR TK PUMP 2", "OFF")))),
+    ("air/l_wing_leak_icing_climb", dict(swap=(("ENG 1 BLEED", "OFF"), ("X BLEED", "SHUT")))),
+    ("air/eng1_bleed_leak_cruise", dict(swap=(("ENG 1 BLEED", "OFF"), ("X BLEED", "SHUT")))),
+    ("eng/dual_failure_relight_cruise", dict(move=(("ENG MODE", "IGN START"), 0))),
+    ("fire/eng1_cruise_first_agent", dict(move=(("ATC", "NOTIFY"), 0))),
+    ("air/excess_cab_alt_cruise", dict(move=(("ATC", "NOTIFY"), 2))),  # right after the masks and signs
+]
+
+
+@pytest.mark.parametrize(("rel", "how"), PILOT_EQUIVALENT, ids=[r for r, _ in PILOT_EQUIVALENT])
+def test_an_order_a_pilot_treats_as_equivalent_is_compliant(rel, how):
+    sc = scenario(rel)
+    card, _ = fly(sc, ProcedureThen(ops(sc, **how), procedure=False))
+    assert (not_in_turn(card), card.outcome, card.compliant_success) == ([], True, True)
+
+
+MEANINGFUL = [
+    # the master before the lever at idle; the agent before the FIRE pushbutton armed it
+    ("fire/eng1_cruise_first_agent", dict(swap=(("THR LEVER 1", "IDLE"), ("ENG MASTER 1", "OFF"))),
+     [("ENG MASTER 1", "OFF", "out_of_order")]),
+    ("hyd/g_y_sys_lo_pr_leaks_cruise", dict(swap=(("PTU", "OFF"), ("ENG 1 PUMP", "OFF"))),
+     [("ENG 1 PUMP", "OFF", "out_of_order")]),
+]
+
+
+@pytest.mark.parametrize(("rel", "how", "expected"), MEANINGFUL, ids=[r for r, _, _ in MEANINGFUL])
+def test_an_order_the_book_insists_on_still_fails(rel, how, expected):
+    sc = scenario(rel)
+    card, _ = fly(sc, ProcedureThen(ops(sc, **how), procedure=False))
+    assert (not_in_turn(card), card.in_order, card.compliant_success) == (expected, False, False)
+
+
+EARLY = [
+    # finding 10's four cases: the brake set while rolling, the agent with no 10 s wait, the
+    # second bottle with no 30 s look, the master cycled with no 30 s for a relight
+    ("fire/eng2_rejected_takeoff", (("THR LEVER 2", "IDLE"),), ("PARKING BRK", "ON")),
+    ("fire/eng1_cruise_first_agent", (("ENG 1 FIRE", "RELEASED"),), ("ENG 1 AGENT 1", "PUSH")),
+    ("fire/eng2_climb_second_agent", (("ENG 2 AGENT 1", "PUSH"),), ("ENG 2 AGENT 2", "PUSH")),
+    ("eng/eng1_fail_relight_cruise", (("THR LEVER 1", "IDLE"),), ("ENG MASTER 1", "OFF")),
+    ("apu/apu_fire_cruise", (("APU FIRE", "RELEASED"),), ("APU AGENT", "PUSH")),
+]
+
+
+@pytest.mark.parametrize(("rel", "drop", "step"), EARLY, ids=[r for r, _, _ in EARLY])
+def test_a_step_taken_before_its_condition_is_out_of_order(rel, drop, step):
+    sc = scenario(rel)
+    card, events = fly(sc, ProcedureThen(ops(sc, drop_waits=drop), procedure=False))
+    assert (not_in_turn(card), card.compliant_success) == ([(*step, "out_of_order")], False)
+    matched = next(c["matched"] for c in card.commands if c["class"] == "out_of_order")
+    assert matched["when_unmet"] is True
+    (early,) = [e for e in calls(events) if e.get("preconditions")
+                and (e["arguments"]["control"], e["arguments"]["position"]) == step]
+    assert [p["held"] for p in early["preconditions"]] == [False]
+
+
+def test_the_rejected_takeoff_brake_set_rolling_is_judged_early_and_the_oracle_sets_it_stopped():
+    sc = scenario("fire/eng2_rejected_takeoff")
+    _, events = fly(sc, ProcedureThen(ops(sc, drop_waits=(("THR LEVER 2", "IDLE"),)), procedure=False))
+    brake = next(e for e in calls(events) if e["arguments"].get("control") == "PARKING BRK")
+    assert (brake["sim_time_before_s"], brake["preconditions"]) == (4.0, [{"block": 1, "step": 0, "held": False}])
+    card, events = fly(sc, ProcedureThen())
+    brake = next(e for e in calls(events) if e["arguments"].get("control") == "PARKING BRK")
+    assert (brake["preconditions"], card.compliant_success) == ([{"block": 1, "step": 0, "held": True}], True)
+
+
+def test_the_precondition_record_never_reaches_the_agent():
+    sc = scenario("fire/eng2_rejected_takeoff")
+    _, events = fly(sc, ProcedureThen(ops(sc, drop_waits=(("THR LEVER 2", "IDLE"),)), procedure=False))
+    brake = next(e for e in calls(events) if e["arguments"].get("control") == "PARKING BRK")
+    assert "preconditions" in brake and "held" not in str(brake["result"]) and "ias" not in str(brake["result"])
+
+
+def test_verify_rejudges_the_preconditions_a_file_records(tmp_path, capsys):
+    import json
+
+    from a320bench.bridge.cli import main
+
+    out = tmp_path / "runs"
+    assert main(["run", "--scenario", "scenarios/apu/apu_fire_cruise.yaml", "--out", str(out), "--no-progress"]) == 0
+    path = next(out.glob("apu_fire_cruise/scripted__*.jsonl"))
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    (agent,) = [e for e in events if e.get("preconditions")]
+    assert (agent["arguments"], agent["preconditions"]) == ({"control": "APU AGENT", "position": "PUSH"},
+                                                            [{"block": 0, "step": 1, "held": True}])
+    agent["preconditions"][0]["held"] = False
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    capsys.readouterr()
+    assert main(["score", str(path), "--verify"]) == 1
+    err = capsys.readouterr().err
+    assert ("tool_call[3].preconditions[0].held: recorded false, re-simulated true; verdict.compliant_success: "
+            "recorded false, re-simulated true") in err
