@@ -164,8 +164,12 @@ class ClaudeClient:
             # A status a retry cures is the provider's; any other (a 400: prompt too long) is the
             # conversation's, as in-process (litellm_agent).
             what = str(res.get("result") or "")[:200]
-            kind = FaultKind.TRANSIENT if transient_api_status(status_code, what) else conversation
-            errors.append(ClientFault(kind, reported_error(res)))
+            line = reported_error(res)
+            if line == NOT_LOGGED_IN or status_code == 401:  # credentials: the run's setup, not the agent's
+                kind = setup
+            else:
+                kind = FaultKind.TRANSIENT if transient_api_status(status_code, what) else conversation
+            errors.append(ClientFault(kind, line))
         if outcome.exit_code not in (0, None) and not errors:
             errors.append(ClientFault(conversation, f"claude exited with code {outcome.exit_code}"))
         return fields, errors

@@ -17,7 +17,7 @@ from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.end_reason import EndReason
 from tests.score.score_builder import score_cli
 from tests.clients.client_bed import AGENT, PROCEDURE, events, last, mcp, python_cmd, run, tool_calls, trajectory
-from tests.fakes.anthropic_server import tool_use, turn
+from a320bench.bridge.clients.fake_messages_api import tool_use, turn
 
 SETUP, TRANSIENT, CONVERSATION = (ClientFault(k, k.value) for k in FaultKind)
 
@@ -100,7 +100,7 @@ def test_claude_after_an_api_400_mid_conversation_is_agent_error_as_in_process(c
     rc, evs = fly_claude(claude, tmp_path / "out", [turn(tool_use(mcp("read_ecam"))), 400])
     assert rc == exitcodes.OK
     assert last(evs, "final")["reason"] == "agent_error"
-    assert last(evs, "final")["error"] == "claude reported an error (success, API status 400): API Error: 400 scripted 400"
+    assert last(evs, "final")["error"] == "claude reported an error (api_error, API status 400): API Error: 400 scripted 400"
     assert score_file(trajectory(tmp_path / "out", "claude")).status == "valid"
 
 
@@ -112,7 +112,7 @@ def test_claude_overloaded_after_report_done_keeps_the_compliant_flight_and_veri
     assert rc == exitcodes.OK
     assert [name for name, _ in tool_calls(evs)] == [name for name, _ in PROCEDURE]
     report, final = evs[-2], evs[-1]
-    assert report["error"].startswith("claude reported an error (success, API status 529): ")
+    assert report["error"].startswith("claude reported an error (api_error, API status 529): ")
     assert final["reason"] == "agent_done" and final["success"]["passed"] is True
     assert score_file(trajectory(out, "claude")).compliant_success is True
     capsys.readouterr()
