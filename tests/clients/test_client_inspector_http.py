@@ -93,9 +93,11 @@ def test_the_inspector_over_http_lists_the_tools_calls_read_ecam_and_the_verdict
     assert proc.returncode == 0, err
     assert TOKEN not in err
     evs = [json.loads(line) for line in trajectory.read_text().splitlines()]
-    assert [e["type"] for e in evs] == ["meta", "setup", "client_report", "tool_call", "final"]  # one call: the refused one never ran
+    # One call (the refused one never ran), after who made it: the Inspector as it names itself (clientInfo).
+    assert [e["type"] for e in evs] == ["meta", "setup", "client_report", "tool_call", "final"]
+    assert (evs[2]["source"], evs[2]["model"]) == ("mcp clientInfo", None) and evs[2]["client"]
     assert (evs[0]["entry"], evs[0]["transport"]) == ("serve", "http")
-    assert evs[2]["name"] == "read_ecam"
+    assert evs[3]["name"] == "read_ecam"
     assert evs[-1]["reason"] == "end_turn_without_done"
     verdict = json.loads(result.read_text())
     assert (verdict["reason"], verdict["tool_calls_used"]) == ("end_turn_without_done", 1)
