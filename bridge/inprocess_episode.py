@@ -4,7 +4,8 @@ fresh Aircraft -> setup -> inject -> gate -> fresh MCP server of the profile ->
 provider loop -> success evaluation -> verdict (docs/architecture.md "Episodes, trajectories and verdicts").
 
 The provider sees the episode through an `AgentView` (providers/base.py): the
-prompt, the instructions, an MCP session to the server and its journal. An
+prompt, the instructions, an MCP session to the server and its journal, from its
+own thread and event loop (agent_thread.py), so that nothing it holds leads here. An
 oracle baseline gets its privileged knowledge here, on the harness side, when
 `for_episode` builds it.
 
