@@ -135,3 +135,17 @@ def test_a_built_ins_exception_on_its_thread_is_a_harness_error_with_its_traceba
     (err,) = [e for e in events if e["type"] == "harness_error"]
     assert 'raise KeyError("a bug in a built-in")' in err["exception"]
     assert agent_threads() == []
+
+
+def test_a_connection_that_fails_on_the_agents_thread_is_a_harness_error_never_the_agents(tmp_path, monkeypatch):
+    def refuse(sock: Any) -> Any:
+        raise OSError("no socket today")
+
+    monkeypatch.setattr(agent_thread, "_over_socket", refuse)
+    agent = Reader()
+    res = anyio.run(functools.partial(run_episode, SCENARIO, agent, profile=load_profile("benchmark"),
+                                      path=tmp_path / "t.jsonl"))
+    assert (res.reason, res.error) == ("harness_error", "harness error: OSError: no socket today")
+    assert agent.seen == {}  # the agent never ran
+    assert reasons(tmp_path / "t.jsonl") == ["harness_error"]
+    assert agent_threads() == []
