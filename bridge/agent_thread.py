@@ -86,8 +86,10 @@ async def serve_agent_apart(server: Any, agent: Any, journal: Any, view_fields: 
     except BaseException:  # cancelled (the run was interrupted), or the server failed: stop the agent too
         run.stop()
         if stream is not None and thread.is_alive():
-            with anyio.CancelScope(shield=True), anyio.move_on_after(STOP_GRACE_S):
+            with anyio.CancelScope(shield=True), anyio.move_on_after(STOP_GRACE_S) as waited:
                 await _until_eof(stream)
+            if not waited.cancelled_caught:  # EOF: the thread is at its very end
+                thread.join()
         raise
     finally:
         if not thread.is_alive() and thread.ident is None:  # never started: its end is still ours

@@ -159,7 +159,8 @@ class Snoop:
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(wait)
-            for _ in range(3):  # the call task sends its request
+            pending = view.tools._session._dispatcher._pending  # the SDK's requests awaiting an answer
+            while not pending:  # until the call's request is out; the walk below runs before any answer is read
                 await anyio.sleep(0)
             self.seen["answered_before_the_walk"] = answered.is_set()
             self.seen["in_a_call"] = look_around(view)
