@@ -6,6 +6,8 @@ Every input problem is one line on stderr naming the file, and the rest is score
     a link to nothing)         "error: <path>: <why>[; skipped]"
     a file that is not one trajectory (not JSON lines, no `meta` first, two episodes
     concatenated, unreadable)  "error: <path>: <why>; skipped"
+    folders of a sharded run that do not merge (different selections, an overlap: shards.py)
+                               "error: <folder> and <folder> ...; not merged" (nothing scored)
     the same episode given twice (same identity: scenario, model, episode id, run, start
     time)                      "warning: <path>: duplicate of episode <id> in <first path>
                                [with a different verdict ...]; counted once"
@@ -72,6 +74,12 @@ def run_score(args: Any) -> int:
     verify = bool(getattr(args, "verify", False))
     if getattr(args, "catalogue", None) and not verify:
         print("error: --catalogue applies only with --verify", file=sys.stderr)
+        return exitcodes.USAGE
+    from .shards import shard_conflict
+
+    conflict = shard_conflict(args.paths)
+    if conflict:
+        print(f"error: {conflict}", file=sys.stderr)
         return exitcodes.USAGE
     files, problems = find_trajectory_files(args.paths)
     for problem in problems:
