@@ -124,15 +124,27 @@ def _agent_thread(agent: Any, sock: socket.socket, journal: Any, run: AgentRun, 
 
 async def _agent_main(agent: Any, sock: socket.socket, journal: Any, run: AgentRun,
                       view_fields: dict[str, Any]) -> None:
+    if run.started():
+        await _fly(_over_socket(sock), agent, journal, run, view_fields)
+
+
+async def run_agent_here(server: Any, agent: Any, journal: Any, view_fields: dict[str, Any]) -> AgentRun:
+    """Run `agent` on the harness's own loop, in-memory: only for a built-in that must share this loop and
+    context (providers/base.OnHarnessLoop). Nothing of the isolation above holds for it."""
+    run = AgentRun()
+    await _fly(server, agent, journal, run, view_fields)
+    return run
+
+
+async def _fly(target: Any, agent: Any, journal: Any, run: AgentRun, view_fields: dict[str, Any]) -> None:
+    """Connect a session to `target` (a transport, or a server in-memory) and run the agent over it."""
     from mcp import Client
 
     from .agent_tools import AgentTools
     from .providers.base import AgentView
 
-    if not run.started():
-        return
     try:
-        async with Client(_over_socket(sock), mode="legacy", cache=None) as client:
+        async with Client(target, mode="legacy", cache=None) as client:
             try:
                 run.returned = await agent.run(AgentView(tools=AgentTools(client.session, journal), journal=journal,
                                                          **view_fields))

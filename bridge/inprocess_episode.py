@@ -35,7 +35,7 @@ from a320bench.server.trajectory import Recorder
 
 from .agent_tools import AgentJournal, JournalRecorder
 from .errors import EpisodeEnded, PluginFailed
-from .providers.base import OracleFactory
+from .providers.base import OnHarnessLoop, OracleFactory
 
 
 @dataclass
@@ -164,11 +164,12 @@ async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal,
     (bridge/agent_thread.py): nothing it can reach leads back here. Its view is built there."""
     from a320bench.server.surface.factory import create_server
 
-    from .agent_thread import serve_agent_apart
+    from .agent_thread import run_agent_here, serve_agent_apart
 
     server = create_server(ep, profile, **server_options)
+    fly = run_agent_here if isinstance(agent, OnHarnessLoop) else serve_agent_apart
     try:
-        run = await serve_agent_apart(server, agent, journal, view)
+        run = await fly(server, agent, journal, view)
     except Exception as e:  # the server failed
         return EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}", None
     e = run.error

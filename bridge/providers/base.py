@@ -130,6 +130,13 @@ class Agent(Protocol):
         ...
 
 
+class OnHarnessLoop:
+    """A built-in whose run() must share the harness's event loop and context: Inspect's solver
+    (bridge/inspect/task.py), whose model and sample live there and which holds the sample (its id is
+    the scenario's) anyway. It runs in-memory on run's loop, without the agent thread's isolation.
+    A plug-in cannot be one: the registry wraps every plug-in in a PluginAgent."""
+
+
 @runtime_checkable
 class OracleFactory(Protocol):
     model: str | None

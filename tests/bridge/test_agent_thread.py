@@ -13,6 +13,7 @@ import anyio
 
 from a320bench.bridge import agent_thread
 from a320bench.bridge.inprocess_episode import run_episode
+from a320bench.bridge.providers.base import OnHarnessLoop
 from a320bench.server.scenario.loader import load
 from a320bench.server.surface.profiles import load_profile
 
@@ -149,3 +150,30 @@ def test_a_connection_that_fails_on_the_agents_thread_is_a_harness_error_never_t
     assert agent.seen == {}  # the agent never ran
     assert reasons(tmp_path / "t.jsonl") == ["harness_error"]
     assert agent_threads() == []
+
+
+class Sneaky(OnHarnessLoop):
+    """A plug-in that claims the harness's loop: the registry wraps it, so it gets its own thread anyway."""
+
+    name, model = "sneaky", None
+
+    def __init__(self) -> None:
+        self.thread: int | None = None
+
+    async def run(self, view: Any) -> None:
+        self.thread = threading.get_ident()
+        await view.tools.call("report_done", {"diagnosis": "x", "actions_summary": "none"})
+
+
+def test_a_plug_in_cannot_claim_the_harness_loop(tmp_path):
+    from a320bench.bridge.providers import AgentConfig, make_agent, resolve
+
+    agent = make_agent(resolve(f"{Path(__file__)}:Sneaky"), AgentConfig())
+
+    async def main() -> Any:
+        return await run_episode(SCENARIO, agent, profile=load_profile("benchmark"), path=tmp_path / "t.jsonl"), \
+            threading.get_ident()
+
+    res, harness_thread = anyio.run(main)
+    assert res.reason == "agent_done"
+    assert agent.agent.thread not in (None, harness_thread)
