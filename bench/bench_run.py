@@ -59,9 +59,8 @@ class _SlowTools:
     def __init__(self, tools, latency_s: float):
         self.tools, self.latency_s = tools, latency_s
 
-    @property
-    def over(self) -> bool:
-        return self.tools.over
+    def __getattr__(self, name):  # everything but call() as the real tools (list, over, read_resource...)
+        return getattr(self.tools, name)
 
     async def call(self, name, args=None):
         await anyio.sleep(self.latency_s)

@@ -16,6 +16,7 @@ is told when the episode is over. `JournalRecorder` is that harness side.
 
 from __future__ import annotations
 
+import collections
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +45,8 @@ class AgentJournal:
     __slots__ = ("_pending", "over")
 
     def __init__(self) -> None:
-        self._pending: list[tuple[str, str, dict[str, Any]]] = []
+        # Written on the agent's thread, taken on the harness's: a deque's append and popleft are atomic.
+        self._pending: collections.deque[tuple[str, str, dict[str, Any]]] = collections.deque()
         self.over = False  # set by the harness when the episode's final is written
 
     def write(self, kind: str, **fields: Any) -> None:
@@ -53,8 +55,10 @@ class AgentJournal:
         self._pending.append((kind, now_iso(), fields))
 
     def take(self) -> list[tuple[str, str, dict[str, Any]]]:
-        pending, self._pending = self._pending, []
-        return pending
+        taken = []
+        while self._pending:
+            taken.append(self._pending.popleft())
+        return taken
 
 
 class JournalRecorder(Recorder):

@@ -4,7 +4,8 @@ fresh Aircraft -> setup -> inject -> gate -> fresh MCP server of the profile ->
 provider loop -> success evaluation -> verdict (docs/architecture.md "Episodes, trajectories and verdicts").
 
 The provider sees the episode through an `AgentView` (providers/base.py): the
-prompt, the instructions, an MCP session to the server and its journal. An
+prompt, the instructions, an MCP session to the server and its journal, from its
+own thread and event loop (agent_thread.py), so that nothing it holds leads here. An
 oracle baseline gets its privileged knowledge here, on the harness side, when
 `for_episode` builds it.
 
@@ -32,9 +33,9 @@ from a320bench.server.scenario.model import Scenario
 from a320bench.server.session import open_episode
 from a320bench.server.trajectory import Recorder
 
-from .agent_tools import AgentJournal, AgentTools, JournalRecorder
+from .agent_tools import AgentJournal, JournalRecorder
 from .errors import EpisodeEnded, PluginFailed
-from .providers.base import AgentView, OracleFactory
+from .providers.base import OnHarnessLoop, OracleFactory
 
 
 @dataclass
@@ -159,36 +160,30 @@ async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal,
     """The agent's loop over a fresh MCP connection to the episode's server: (end reason, error line or
     None, a warning line about a plug-in's failure or None).
 
-    The session speaks JSON-RPC over in-memory streams (`legacy` mode, no response
-    cache): unlike the direct in-process dispatcher, it holds nothing that leads back
-    to the server. The view is built in the call, so this frame never holds it."""
-    from mcp import Client
-
+    The agent runs on its own thread and event loop and speaks JSON-RPC to the server over a socket
+    (bridge/agent_thread.py): nothing it can reach leads back here. Its view is built there."""
     from a320bench.server.surface.factory import create_server
 
+    from .agent_thread import run_agent_here, serve_agent_apart
+
     server = create_server(ep, profile, **server_options)
-    outcome: tuple[str, str | None, str | None] = (EndReason.END_TURN_WITHOUT_DONE, None, None)
+    fly = run_agent_here if isinstance(agent, OnHarnessLoop) else serve_agent_apart
     try:
-        async with Client(server, mode="legacy", cache=None) as client:
-            # Handled inside the connection, so that an agent's exception is not wrapped in
-            # the client's task group.
-            try:
-                returned = await agent.run(AgentView(tools=AgentTools(client.session, journal), journal=journal,
-                                                     **view))
-                # A built-in may name its end (verify's replay does); a plug-in's return value is not used
-                # (PluginAgent returns None). An end the server already decided (report_done, a budget) stands.
-                outcome = (returned or EndReason.AGENT_DONE, None, None)
-            except EpisodeEnded as e:
-                extra = {"exception": e.exception} if isinstance(e, PluginFailed) and e.exception else {}
-                recorder.write(e.reason.value, error=str(e), attempts=e.attempts, **extra)
-                outcome = (e.reason, f"{e.reason}: {e}", str(e) if isinstance(e, PluginFailed) else None)
-            except Exception as e:  # a bug of ours (or an SDK's): never blamed on the agent
-                outcome = (EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}", None)
-    except Exception as e:  # the connection itself failed
-        outcome = (EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}", None)
-    if outcome[0] == EndReason.AGENT_DONE and ep.ended is None:  # the agent stopped without report_done
-        outcome = (EndReason.END_TURN_WITHOUT_DONE, None, None)
-    return outcome
+        run = await fly(server, agent, journal, view)
+    except Exception as e:  # the server failed
+        return EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}", None
+    e = run.error
+    if isinstance(e, EpisodeEnded):
+        extra = {"exception": e.exception} if isinstance(e, PluginFailed) and e.exception else {}
+        recorder.write(e.reason.value, error=str(e), attempts=e.attempts, **extra)
+        return e.reason, f"{e.reason}: {e}", str(e) if isinstance(e, PluginFailed) else None
+    if e is not None or run.fault is not None:  # a bug of ours (or an SDK's): never blamed on the agent
+        return EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e or run.fault)}", None
+    # A built-in may name its end (verify's replay does); a plug-in's return value is not used
+    # (PluginAgent returns None). An end the server already decided (report_done, a budget) stands.
+    if (run.returned or EndReason.AGENT_DONE) == EndReason.AGENT_DONE and ep.ended is None:
+        return EndReason.END_TURN_WITHOUT_DONE, None, None  # the agent stopped without report_done
+    return run.returned or EndReason.AGENT_DONE, None, None
 
 
 def companions(profile: Any, captain_factory: Any, learnings: Any) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from inspect_ai.tool import ToolInfo, ToolParams
 
 from a320bench.server.end_reason import EndReason
 
+from ..providers.base import OnHarnessLoop
 from .export import HEADLINE
 
 TRAJECTORY = "a320bench_trajectory"
@@ -97,7 +98,7 @@ class EpisodeNotScored(RuntimeError):
     """The episode did not end as the agent's result (server/end_reason.py): a sample error for Inspect."""
 
 
-class InspectAgent:
+class InspectAgent(OnHarnessLoop):
     """A provider (providers/base.py) whose model is Inspect's: what the model says goes into the
     sample's messages and into our trajectory's `assistant` events."""
 

@@ -23,10 +23,16 @@ episode the same way, through an `AgentView`, the agent's whole world:
     add_cost_usd(usd)                                     `usage` event; `score` sums them)
 
 The view has no field for the scenario, its ground truth, success criteria or
-forbidden actions, and nothing it holds leads to them: the tools reach the
-episode's server as MCP messages over a session, not as objects, and the journal
-holds only what the agent wrote (tests/bridge/test_provider_view.py tries).
-Keeping the answer from a model is therefore not left to each agent.
+forbidden actions, and no reference leads to them. The agent runs on its own
+thread with its own event loop (bridge/agent_thread.py), and its tools reach the
+episode's server, on run's loop, as JSON-RPC lines over a socket: following
+attributes, closures, bound methods, tasks and their callbacks, coroutines,
+frames and their callers, the event loop and the thread object from the view
+leads only to the agent's own side. The journal holds only what the agent wrote.
+tests/bridge/test_provider_view.py walks all of that, between tool calls, while
+one is in flight and from every task of the agent's loop, and finds no scenario,
+episode, server, recorder or verdict and no failure id. Keeping the answer from a
+model is therefore not left to each agent.
 
 The protocol, in full (only `run` is required):
 
@@ -52,8 +58,11 @@ everyone else. Only built-ins may be oracles.
 
     class OracleFactory(Protocol):   model, meta(), for_episode(scenario, run_index) -> Agent
 
-An agent is code we run in our own process, so it is trusted: the view limits
-what it is handed, not what Python lets code do (import the package, read files).
+An agent is still code we run in our own process: the wall is the references it
+is handed, not what Python lets any code do. Hostile code can go around it --
+`gc.get_objects()`, `sys._current_frames()` (run's own thread's frames hold the
+scenario), importing the package or any module, a function's `__globals__` (a
+module's namespace leads to every other), reading the scenario files. Those are not protected against.
 """
 
 from __future__ import annotations
@@ -119,6 +128,13 @@ class Agent(Protocol):
     async def run(self, view: AgentView) -> Any:
         """Drive the episode; return when done (the return value is not used)."""
         ...
+
+
+class OnHarnessLoop:
+    """A built-in whose run() must share the harness's event loop and context: Inspect's solver
+    (bridge/inspect/task.py), whose model and sample live there and which holds the sample (its id is
+    the scenario's) anyway. It runs in-memory on run's loop, without the agent thread's isolation.
+    A plug-in cannot be one: the registry wraps every plug-in in a PluginAgent."""
 
 
 @runtime_checkable
