@@ -1,8 +1,10 @@
 """`a320-bench validate`: check scenario files, then fly each ground truth with the scripted provider.
 
 Per scenario: gate passed, success reached, compliance full (the scripted
-run's ScoreCard is a compliant success). Exit 0 only if all hold; broken files
-get one line per problem and exit 2, before anything is flown.
+run's ScoreCard is a compliant success), and each optional action flown after
+the ground truth keeps the compliance (an action the scenario allows must not
+fail it). Exit 0 only if all hold; broken files get one line per problem and
+exit 2, before anything is flown.
 """
 
 from __future__ import annotations
@@ -38,16 +40,17 @@ def run_validate(args) -> int:
     from rich.table import Table
 
     table = Table(title=f"validate: {len(scenarios)} scenario(s)")
-    for col in ("scenario", "system", "phase", "gate", "success", "compliance", "note"):
+    for col in ("scenario", "system", "phase", "gate", "success", "compliance", "optional", "note"):
         table.add_column(col)
     ok = True
-    for sc, gate, success, compliant, note in rows:
-        ok = ok and gate and success and compliant
+    for sc, gate, success, compliant, optional_ok, note in rows:
+        ok = ok and gate and success and compliant and optional_ok
         mark = lambda b: "[green]pass[/]" if b else "[red]FAIL[/]"  # noqa: E731
-        table.add_row(sc.id, sc.system, sc.phase, mark(gate), mark(success), mark(compliant), note)
+        table.add_row(sc.id, sc.system, sc.phase, mark(gate), mark(success), mark(compliant), mark(optional_ok),
+                      note)
     Console(width=160).print(table)
-    bad = sum(1 for r in rows if not (r[1] and r[2] and r[3]))
-    print(f"{len(rows) - bad} of {len(rows)} scenario(s) pass gate, success and compliance")
+    bad = sum(1 for r in rows if not all(r[1:5]))
+    print(f"{len(rows) - bad} of {len(rows)} scenario(s) pass gate, success, compliance and optional actions")
     return exitcodes.OK if ok else exitcodes.FAILED_CHECKS
 
 
@@ -83,5 +86,24 @@ async def _fly_all(scenarios):
             note = (f"completion {card.completion:.2f}, in order {card.in_order}, dangerous {card.dangerous}, "
                     f"harmful {card.harmful}{' ' + ', '.join(card.capabilities_removed) if card.harmful else ''}, "
                     f"report_done {'yes' if card.reported_done else 'no'}")
-        rows.append((sc, res.gate_passed, res.success, bool(card.compliant_success), note))
+        spoilers = [] if not card.compliant_success else await _optional_actions_failing(sc, profile)
+        if spoilers and not note:
+            note = "fails with optional " + ", ".join(spoilers)
+        rows.append((sc, res.gate_passed, res.success, bool(card.compliant_success), not spoilers, note))
     return rows
+
+
+async def _optional_actions_failing(sc, profile) -> list[str]:
+    """The scenario's optional actions that, flown after the ground truth, lose the compliance."""
+    from .providers.scripted import ScriptedProvider
+    from .inprocess_episode import run_episode
+    from .score.scorecard import score_events
+
+    failing = []
+    for action in dict.fromkeys((a.control, a.position) for a in sc.ground_truth.optional_actions):
+        events: list = []
+        await run_episode(sc, ScriptedProvider(then=action), profile=profile, path=None,
+                          episode_id=f"validate/{sc.id}/optional", recorder_sink=events)
+        if not score_events(events, path=sc.id).compliant_success:
+            failing.append(" ".join(action))
+    return failing

@@ -22,20 +22,26 @@ from .base import AgentView
 
 
 class ScriptedProvider:
+    """`then`: one more command after the procedure (validate flies each optional action so)."""
+
     name = "scripted"
     model = None
+
+    def __init__(self, then: tuple[str, str] | None = None):
+        self.then = then
 
     def meta(self) -> dict[str, Any]:
         return {}
 
     def for_episode(self, scenario: Scenario, run_index: int) -> ScriptedRun:
-        return ScriptedRun(scenario)
+        return ScriptedRun(scenario, self.then)
 
 
 class ScriptedRun:
-    def __init__(self, scenario: Scenario):
+    def __init__(self, scenario: Scenario, then: tuple[str, str] | None = None):
         self.ground_truth = scenario.ground_truth
         self.captain_script = scenario.captain
+        self.then = then
 
     async def run(self, view: AgentView) -> None:
         gt, tools = self.ground_truth, view.tools
@@ -74,6 +80,8 @@ class ScriptedRun:
                     await tools.call("captain", {"message": "Procedure done. Anything else, captain?"})
                 if ins.expect is not None:
                     await act(ins.expect.control, ins.expect.position)
+        if self.then is not None and not tools.over:
+            await act(*self.then)
         if tools.over:
             return
         await tools.call("read_ecam")

@@ -50,7 +50,7 @@ EXPECTED = {
     "unknown_variable.yaml": ["success[1].var: unknown state variable 'elec.ac_bus_one_powered'"],
     "unknown_world.yaml": [
         "initial_state.world.weather: unknown world control (valid: gpu_available, icing, oat_isa_dev_c, "
-        "ac_ess_auto_transfer)"],
+        "ac_ess_auto_transfer, min_safe_altitude_ft)"],
     "wrong_type_budget.yaml": [
         "budget.max_tool_calls: Input should be a valid integer, unable to parse string as an integer"],
 }
