@@ -22,12 +22,12 @@ from .base import AgentView
 
 
 class ScriptedProvider:
-    """`then`: one more command after the procedure (validate flies each optional action so)."""
+    """`then`: more commands after the procedure (validate flies each optional action so)."""
 
     name = "scripted"
     model = None
 
-    def __init__(self, then: tuple[str, str] | None = None):
+    def __init__(self, then: tuple[tuple[str, str], ...] = ()):
         self.then = then
 
     def meta(self) -> dict[str, Any]:
@@ -38,7 +38,7 @@ class ScriptedProvider:
 
 
 class ScriptedRun:
-    def __init__(self, scenario: Scenario, then: tuple[str, str] | None = None):
+    def __init__(self, scenario: Scenario, then: tuple[tuple[str, str], ...] = ()):
         self.ground_truth = scenario.ground_truth
         self.captain_script = scenario.captain
         self.then = then
@@ -80,8 +80,10 @@ class ScriptedRun:
                     await tools.call("captain", {"message": "Procedure done. Anything else, captain?"})
                 if ins.expect is not None:
                     await act(ins.expect.control, ins.expect.position)
-        if self.then is not None and not tools.over:
-            await act(*self.then)
+        for control, position in self.then:
+            if tools.over:
+                return
+            await act(control, position)
         if tools.over:
             return
         await tools.call("read_ecam")
