@@ -4,8 +4,9 @@ An invariant is a predicate over the state. It is *violated* by a call when it
 held before the call, no longer holds after it, and the loss is the agent's
 doing: a capability the invariant rests on (`rests_on`, ids of
 `capabilities.py`) was taken away by one of the agent's commands and has not come
-back. "Taken away by a command" is the capabilities' own attribution (the
-commanded control takes it, before any failure arrived in that call), minus the
+back. "Taken away by a command" is the capabilities' own attribution (lost in
+the command's call before any failure arrived, and kept by the same call run
+without the command: effects.py), minus the
 commands the scenario's procedure or optional actions call for (in the crew
 track, also its captain's instructions): the book's own steps (YELLOW ENG 2 PUMP
 OFF with the Yellow reservoir leaking, the FIRE pushbutton of a burning engine)
