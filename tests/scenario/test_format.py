@@ -90,7 +90,7 @@ def test_a_scenario_whose_gate_fails_ends_invalid_before_the_agent_is_asked(tmp_
 def test_validate_reports_a_failed_gate_and_exits_1(capsys):
     assert main(["validate", str(GATE)]) == exitcodes.FAILED_CHECKS
     out = capsys.readouterr().out
-    assert "0 of 1 scenario(s) pass gate, success and compliance" in out
+    assert "0 of 1 scenario(s) pass gate, success, compliance and optional actions" in out
 
 
 def test_a_trigger_that_never_holds_makes_the_scenario_invalid_not_a_crash(tmp_path):
