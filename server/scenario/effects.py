@@ -16,14 +16,15 @@ event, so offline scoring judges harm from effects without the simulator:
 Nothing is computed when the call did not advance the simulation or change its
 failures (reads): the sim is frozen between calls, so the state is the same.
 
-The counterfactual costs a copy of the aircraft before each command (about a
-millisecond); it is run only when the call lost something.
+The counterfactual costs a copy of the aircraft before each command that moves
+a control (about 0.4 ms); the call is run again on it only when it lost something.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import random
 from collections.abc import Collection
 
 from ..sim import Aircraft
@@ -82,7 +83,9 @@ class EffectsWatch:
     def before_command(self) -> None:
         """Called just before the agent's command moves a control: keep the aircraft as it was,
         to run the call again without the command if it loses something."""
-        self._before = copy.deepcopy(self._ac)
+        rng = random.Random()
+        rng.setstate(self._ac.rng.getstate())  # a fifth of a deepcopy's time goes to the generator's state
+        self._before = copy.deepcopy(self._ac, {id(self._ac.rng): rng})
 
     def failure_arriving(self, failure_id: str) -> None:
         """Called just before a scheduled failure is injected: what is lost from here on is its doing."""
