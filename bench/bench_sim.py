@@ -3,18 +3,22 @@ of every start state.
 
     python bench/bench_sim.py
 
-Targets (docs/architecture.md "Performance targets"): >= 100,000 simulated s per wall s in cruise and >= 20,000 in every transient (issue 12's
-floors: 10,000 and 2,000); every start state < 50 ms (built from scratch, and as the per-episode copy).
-Each rate is the median of 3 runs; run it on a quiet machine.
+Targets (docs/architecture.md "Performance targets"): >= 100,000 simulated s per wall s in cruise and
+>= 20,000 in every transient; every start state < 50 ms (built from scratch, and as the per-episode copy).
+Each rate is the median of 3 runs. The anchor, measured before and after in the same run, is a
+fixed piece of pure Python (bench/anchor.py): a loaded machine
+shows in it, and each rate is also printed as simulated seconds per anchor.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable
 
 from a320bench.server.sim import START_STATES, Aircraft, build
+from anchor import LABEL as ANCHOR_LABEL, anchor_s
 
 
 def timed(fn: Callable[[], object], repeat: int = 5) -> float:
@@ -74,6 +78,7 @@ CASES: tuple[tuple[str, str, float, Callable[[Aircraft], None] | None], ...] = (
 
 
 def main() -> None:
+    anchors = [anchor_s()]
     print("start state setup (median of 5):")
     print(f"  {'state':<18}{'from scratch':>14}{'episode copy':>14}")
     for name in START_STATES:
@@ -81,9 +86,15 @@ def main() -> None:
         build(name)
         copy = timed(lambda: build(name))
         print(f"  {name:<18}{scratch * 1000:>11.1f} ms{copy * 1000:>11.2f} ms")
-    print("simulated seconds per wall second (median of 3):")
-    for label, start, seconds, prepare in CASES:
-        print(f"  {label:<40}{rate(start, seconds, prepare):>12,.0f}")
+    rates = [(label, rate(start, seconds, prepare)) for label, start, seconds, prepare in CASES]
+    anchors.append(anchor_s())
+    anchor = statistics.median(anchors)
+    print(f"simulated seconds per wall second (median of 3); anchor ({ANCHOR_LABEL}) "
+          f"{anchor * 1000:.1f} ms, load average {os.getloadavg()[0]:.1f}:")
+    print(f"  {'':<40}{'per wall s':>12}{'per anchor':>12}  target")
+    for label, r in rates:
+        target = 100_000 if label.startswith("cruise") else 20_000
+        print(f"  {label:<40}{r:>12,.0f}{r * anchor:>12,.0f}  {'ok' if r >= target else f'UNDER {target:,}'}")
 
 
 if __name__ == "__main__":

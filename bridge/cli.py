@@ -1,4 +1,4 @@
-"""`a320-bench`: run | serve | score | report | validate.
+"""`a320-bench`: run | serve | score | report | export | validate.
 
 Thin: each command parses its flags and calls one library function. Heavy
 imports (mcp, litellm, the simulator) happen inside the command bodies, so
@@ -46,7 +46,18 @@ def build_parser() -> argparse.ArgumentParser:
     # does not apply can be refused (run_command.py fills in the defaults).
     r.add_argument("--client-timeout", type=float, default=None, help="wall-clock seconds per client episode (default 600)")
     r.add_argument("--runs", type=int, default=1, help="episodes per scenario")
-    r.add_argument("--workers", type=int, default=4, help="episodes in parallel")
+    r.add_argument("--workers", type=int, default=4, help="episodes in parallel (local: spread over worker "
+                   "processes, one per core)")
+    r.add_argument("--executor", choices=["local", "ray"], default="local",
+                   help="where episodes fly: local worker processes (default) or a Ray cluster (the ray extra)")
+    r.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="--executor ray: the cluster to join (default: $RAY_ADDRESS, else a local one)")
+    r.add_argument("--max-concurrency-per-model", type=int, default=None, metavar="N",
+                   help="at most N episodes of this model in flight (with Ray: across the whole cluster)")
+    r.add_argument("--shard", default=None, metavar="I/N",
+                   help="fly only slice I of N of the (scenario, run) plan (0-based); `score` merges the shards")
+    r.add_argument("--dry-run", action="store_true",
+                   help="check the selection, print the plan and write the run record; fly nothing")
     r.add_argument("--out", default="runs", help="output folder (default: runs)")
     r.add_argument("--sampling", default=None, help="JSON of sampling parameters passed verbatim to the model")
     r.add_argument("--profile", default="benchmark", help="tool profile: benchmark (default), crew (a captain to "
@@ -68,11 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--force", action="store_true", help="rerun episodes that are already complete")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    s = sub.add_parser("serve", help="serve one scenario's tool profile over stdio to an external MCP client")
+    s = sub.add_parser("serve", help="serve one scenario's tool profile to an external MCP client (stdio or --http)")
     s.add_argument("--scenario", required=True, metavar="PATH", help="one scenario file")
     s.add_argument("--profile", default="benchmark", help="benchmark (default), crew, learning or dev")
     s.add_argument("--result", metavar="FILE", help="write the verdict here (atomically, kept current)")
     s.add_argument("--trajectory", metavar="FILE", help="write the JSONL trajectory here")
+    s.add_argument("--http", action="store_true", help="serve over Streamable HTTP instead of stdio, until Ctrl-C "
+                   "(a bearer token in $A320_BENCH_TOKEN is then required)")
+    s.add_argument("--host", default=None, help="--http: the address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=None, help="--http: the port (default: a free one, printed)")
 
     sc = sub.add_parser("score", help="score trajectories offline")
     sc.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
@@ -88,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("report", help="write one self-contained HTML report of trajectories (opens offline)")
     rp.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
     rp.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the HTML file (default: report.html)")
+
+    ex = sub.add_parser("export", help="write trajectories in another tool's format (Inspect AI eval logs)")
+    ex.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
+    ex.add_argument("--inspect", action="store_true", help="Inspect AI eval logs, one sample per episode "
+                    "(needs the inspect extra)")
+    ex.add_argument("-o", "--output", default="logs", metavar="DIR", help="the folder for the logs (default: logs)")
 
     v = sub.add_parser("validate", help="check scenario files and fly each ground truth with the scripted provider")
     v.add_argument("paths", nargs="*", metavar="PATH", help="scenario files, folders or globs (default: scenarios/)")
@@ -105,6 +126,10 @@ def _dispatch(argv: list[str] | None) -> int:
         from .report.cli import run_report
 
         return run_report(args)
+    if args.command == "export":
+        from .inspect.cli import run_export
+
+        return run_export(args)
     if args.command == "validate":
         from .validate import run_validate
 

@@ -81,11 +81,17 @@ def _reveals(text: str, scenario: Any) -> bool:
     return scenario.id.lower() in low or any(fid.lower() in low for fid in FAILURES)
 
 
-def captain_factory(model: str, request_timeout_s: float = 60.0):
-    """What `run_episode` calls per episode: (scenario, recorder) -> the episode's captain."""
+@dataclasses.dataclass(frozen=True)
+class CaptainFactory:
+    """What `run_episode` calls per episode: (scenario, recorder) -> the episode's captain. A plain
+    value (model and timeout), so that it travels to a worker process or a Ray task with the run's job."""
 
-    def make(scenario: Any, recorder: Any) -> LlmCaptain:
-        return LlmCaptain(scenario, model, recorder, request_timeout_s)
+    model: str  # recorded as meta.captain.model
+    request_timeout_s: float = 60.0
 
-    make.model = model  # type: ignore[attr-defined]  (recorded as meta.captain.model)
-    return make
+    def __call__(self, scenario: Any, recorder: Any) -> LlmCaptain:
+        return LlmCaptain(scenario, self.model, recorder, self.request_timeout_s)
+
+
+def captain_factory(model: str, request_timeout_s: float = 60.0) -> CaptainFactory:
+    return CaptainFactory(model, request_timeout_s)

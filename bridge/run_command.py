@@ -10,11 +10,15 @@ Ctrl-C or SIGTERM: the episodes in flight end `interrupted` (recorded as their
 final), the run record says so, exit 130. An output the disk refuses before any
 episode is a usage error (exit 2); during the run, the episode ends
 `storage_error`, no further episode starts, exit 74.
+
+Where the episodes fly is the executor's business (bridge/executors: worker processes
+on this machine, or Ray); which episodes, the plan's (bridge/plan.py: the selection,
+--shard, resume). `--dry-run` resolves both, writes the run record and prints the
+plan without flying anything.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -22,30 +26,22 @@ import shlex
 import signal
 import threading
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from a320bench.secrets import Scrubber, environment_secrets, redact_credentials, sampling_secrets
-from a320bench.server.end_reason import EndKind, EndReason, kind_of
+from a320bench.server.end_reason import EndReason
 
 from . import console, exitcodes
 from .errors import OutputError, UsageError
+from .plan import build_plan, describe, parse_shard, selection_hash
 
 MAX_RUNS = 10_000  # episodes per scenario; the plan is built up front
 MAX_TOP_K = 50  # --retrieve-learnings-top-k
 DEFAULTS = {"client_timeout": 600.0, "max_retries": 3, "request_timeout": 120.0, "seed": 0}
 # What the litellm provider sets itself; --sampling may not (it would fail inside the call).
 RESERVED_SAMPLING = ("model", "messages", "tools", "timeout", "num_retries", "max_retries", "stream")
-
-
-@dataclass
-class Planned:
-    index: int
-    scenario: Any
-    run_index: int
-    path: Path
 
 
 def agent_text(args) -> str | None:
@@ -105,6 +101,10 @@ def check_flags(args) -> None:
         raise UsageError(f"--runs must be between 1 and {MAX_RUNS}")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
+    if args.max_concurrency_per_model is not None and args.max_concurrency_per_model < 1:
+        raise UsageError("--max-concurrency-per-model must be at least 1")
+    if args.ray_address is not None and args.executor != "ray":
+        raise UsageError("--ray-address does not apply here: it is only for --executor ray")
     if args.max_retries is not None and args.max_retries < 0:
         raise UsageError("--max-retries must be 0 or more")
     for flag, value in (("--client-timeout", args.client_timeout), ("--request-timeout", args.request_timeout)):
@@ -189,25 +189,6 @@ def _captain_factory(args) -> Any:
     return captain_factory(args.captain_model)
 
 
-def _plan(args, scenarios: list[Any], out: Path, label: str) -> tuple[list[Planned], int]:
-    from a320bench.server.trajectory import LinkRefused, is_complete, refuse_links
-
-    plan: list[Planned] = []
-    skipped = 0
-    for sc in scenarios:
-        for r in range(args.runs):
-            path = out / sc.id / f"{label}__run{r:03d}.jsonl"
-            try:
-                refuse_links(out, path)
-            except LinkRefused as e:
-                raise OutputError(f"--out {out}: {e}") from None
-            if not args.force and path.exists() and is_complete(path):
-                skipped += 1
-                continue
-            plan.append(Planned(len(plan), sc, r, path))
-    return plan, skipped
-
-
 def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     from a320bench.paths import PathSpecError
 
@@ -239,7 +220,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
 
     if args.captain_model and "captain" not in profile.tools:
         raise UsageError(f"--captain-model applies to a profile with a captain (--profile crew), not {profile.name}")
-    from .learning_track import is_learning
+    from .learning_track import is_learning, learning_plan
 
     if args.retrieve_learnings_top_k is not None and not is_learning(profile):
         raise UsageError(f"--retrieve-learnings-top-k applies to the learning profile (--profile learning), not "
@@ -250,35 +231,38 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         args.retrieve_learnings_top_k = OFFICIAL_TOP_K
     elif not 1 <= args.retrieve_learnings_top_k <= MAX_TOP_K:
         raise UsageError(f"--retrieve-learnings-top-k must be between 1 and {MAX_TOP_K} (the official track: 3)")
-    args.captain_factory = _captain_factory(args)
+    shard = parse_shard(args.shard)
+    captain_factory = _captain_factory(args)
     agent = _make_agent(args, sampling)
+    from .executors import RunJob, RunState, make_executor, single_episode_chains
+
+    executor = make_executor(args)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out}: exists and is not a folder")
     label = _label(args, agent)
-    from .learning_track import is_learning, learning_chains, single_episode_chains
-
-    if is_learning(profile):
-        chains, skipped = learning_chains(args, scenarios, out, label, args.retrieve_learnings_top_k, Planned)
-        plan = [p for c in chains for p in c.episodes]
+    if is_learning(profile):  # chains of a run index's episodes, in order; a shard never splits one
+        plan, chains = learning_plan(scenarios, args.runs, out, label, args.retrieve_learnings_top_k, shard=shard,
+                                     force=args.force)
     else:
-        plan, skipped = _plan(args, scenarios, out, label)
-        chains = single_episode_chains(plan)
+        plan = build_plan(scenarios, args.runs, out, label, shard=shard, force=args.force)
+        chains = single_episode_chains(plan.episodes)
     if args.spec is not None and args.spec.name == "replay" and not args.spec.plugin:
-        agent.select(plan)  # every planned episode has exactly one recording to replay, or UsageError
+        agent.select(plan.episodes)  # every planned episode has exactly one recording to replay, or UsageError
 
+    job = RunJob(agent, profile, seed=args.seed, scrubber=scrubber, captain_factory=captain_factory)
     started = datetime.now(timezone.utc)
     record_path = out / f"run-{started.strftime('%Y%m%dT%H%M%S%fZ')}.json"
-    from a320bench.server.session import scenario_hash, sha256_text, versions
+    from a320bench.server.session import sha256_text, versions
     from a320bench.server.trajectory import describe_os_error, write_json_atomic
 
-    selection_hash = hashlib.sha256("".join(scenario_hash(s) for s in scenarios).encode()).hexdigest()
     record: dict[str, Any] = {
         "command": scrubber.text(" ".join(["a320-bench", *args.argv])),
         "started_at": started.isoformat(timespec="seconds"),
         "versions": versions(),
         "scenarios": [s.id for s in scenarios],
-        "selection_sha256": selection_hash,
+        "selection_sha256": selection_hash(scenarios),
+        "shard": str(shard),
         "profile": profile.name,
         "instructions_sha256": sha256_text(profile.instructions),
         "provider": getattr(agent, "name", None),
@@ -293,8 +277,10 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         "sampling": redact_credentials(sampling),
         "runs": args.runs,
         "workers": args.workers,
-        "planned": len(plan),
-        "skipped_complete": skipped,
+        "executor": executor.describe(chains, job),
+        "dry_run": args.dry_run,
+        "planned": len(plan.episodes),
+        "skipped_complete": len(plan.skipped),
         "counts": {},
         "interrupted": None,
         "not_started": 0,
@@ -310,14 +296,25 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     except OSError as e:
         raise OutputError(f"--out {out}: {describe_os_error('the run record', record_path, e)}") from None
 
+    if args.dry_run:
+        for line in describe(plan, executor.describe(chains, job), chains):
+            print(line)
+        console.note(f"dry run: nothing flown; run record: {record_path}")
+        return exitcodes.OK
+
     import anyio
 
-    stop: dict[str, Any] = {"signal": None, "storage": None}
-    results = anyio.run(_run_all, chains, agent, profile, scrubber, args, stop)
+    from .providers.registry import BrokenPluginAgent
+
+    state = RunState(agent_broken=isinstance(agent, BrokenPluginAgent))  # said once already
+    anyio.run(_run_all, executor, chains, job, state, args.no_progress)
+    results = state.results
     counts = Counter(str(r.reason) for r in results)
     record["counts"] = dict(sorted(counts.items()))
-    record["interrupted"] = stop["signal"]
-    record["not_started"] = len(plan) - len(results)
+    record["interrupted"] = state.signal
+    record["not_started"] = len(plan.episodes) - len(results)
+    if state.retried:
+        record["retried_chains"] = state.retried
     record["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     record_error = None
     try:
@@ -325,18 +322,18 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     except OSError as e:
         record_error = describe_os_error("the run record", record_path, e)
 
-    if skipped:
-        console.note(f"{skipped} episode(s) already complete in {out} (use --force to rerun)")
-    if not stop["signal"] and not stop["storage"]:  # the rerun that resumes prints it
+    if plan.skipped:
+        console.note(f"{len(plan.skipped)} episode(s) already complete in {out} (use --force to rerun)")
+    if not state.signal and not state.storage:  # the rerun that resumes prints it
         _print_summary(out, scenarios, label)
     console.note(f"run record: {record_path}")
     console.note(f"make the report: a320-bench report {shlex.quote(str(out))}")
     replay_bad = [r for r in results if r.replay_same is False]
     for r in replay_bad:
         console.error(f"replay of {r.scenario_id} run {r.run_index} ended in a different state: a determinism bug")
-    if stop["signal"]:
+    if state.signal:
         n = counts.get(EndReason.INTERRUPTED, 0)
-        console.note(f"interrupted ({stop['signal']}): {n} episode(s) in flight ended `interrupted`, "
+        console.note(f"interrupted ({state.signal}): {n} episode(s) in flight ended `interrupted`, "
                      f"{record['not_started']} not started; run the same command again to resume")
         return exitcodes.INTERRUPTED
     if record_error or counts.get(EndReason.STORAGE_ERROR):
@@ -357,74 +354,17 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     return exitcodes.OK
 
 
-async def _run_all(chains: list[Any], agent: Any, profile: Any, scrubber: Scrubber, args,
-                   stop: dict[str, Any]) -> list[Any]:
+async def _run_all(executor: Any, chains: list[Any], job: Any, state: Any, no_progress: bool) -> None:
+    """Fly the chains on the executor, with a progress bar, until done or stopped by a signal."""
     import anyio
 
-    from .inprocess_episode import EpisodeResult, run_episode
-    from .providers.registry import BrokenPluginAgent
-
-    limiter = anyio.CapacityLimiter(args.workers)
-    results: list[EpisodeResult] = []
-    broken = isinstance(agent, BrokenPluginAgent)  # said once already
-    total = sum(len(c.episodes) for c in chains)
-    progress = None
-    if not args.no_progress and total:
+    if not no_progress and chains:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                            console=Console(stderr=True), transient=True)
-    task_id = progress.add_task("episodes", total=total) if progress else None
-
-    async def one(p: Planned, learnings: Any) -> EpisodeResult | None:
-        if stop["storage"]:  # the disk is refusing: starting more episodes would only fail them
-            return None
-        episode_id = f"{p.scenario.id}/{p.path.stem}"
-        try:
-            if args.client:
-                res = await agent.run_episode(p.scenario, profile=profile, path=p.path, run_index=p.run_index,
-                                              episode_id=episode_id, scrubber=scrubber, learnings=learnings)
-            else:
-                res = await run_episode(p.scenario, agent, profile=profile, path=p.path, run_index=p.run_index,
-                                        episode_id=episode_id, seed=args.seed, scrubber=scrubber,
-                                        captain_factory=args.captain_factory, learnings=learnings)
-        except anyio.get_cancelled_exc_class():
-            results.append(EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED, False,
-                                         False, {}))
-            raise
-        except Exception as e:  # a bug of ours past the episode's own guard (a client episode re-raises
-            # after recording its harness_error): never the agent's fault; the other episodes go on
-            res = EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.HARNESS_ERROR, False, False, {},
-                                error=f"harness error: {type(e).__name__}: {e}")
-        results.append(res)
-        if res.reason == EndReason.STORAGE_ERROR:
-            stop["storage"] = res.error
-        if res.error and kind_of(res.reason) is not EndKind.RESULT:
-            console.error(f"{episode_id}: {res.error}")
-        elif res.warning and not broken:  # a plug-in's own failure: its result, named once per episode
-            console.note(f"warning: {episode_id}: agent_error: {res.warning}")
-        if progress is not None:
-            progress.advance(task_id)
-        return res
-
-    async def one_chain(chain: Any) -> None:
-        """A chain's episodes one after another (an ordinary run: one episode); a learning chain stops
-        at an episode that is not the agent's result, whose saves are dropped (resume flies it again)."""
-        async with limiter:
-            for i, p in enumerate(chain.episodes):
-                learnings = chain.learnings_for(i)
-                res = await one(p, learnings)
-                if learnings is None:
-                    continue
-                if res is None or not _stands(p.path):
-                    return
-                try:
-                    learnings.commit()
-                except OSError as e:
-                    stop["storage"] = f"cannot write the learning store {chain.store.path}: {e.strerror or e}"
-                    console.error(stop["storage"])
-                    return
+        state.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                  TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        state.progress_task = state.progress.add_task("episodes", total=sum(len(c.episodes) for c in chains))
 
     async def on_signal(scope: Any) -> None:
         """Ctrl-C and SIGTERM stop the run alike: every episode in flight is cancelled and ends
@@ -433,30 +373,20 @@ async def _run_all(chains: list[Any], agent: Any, profile: Any, scrubber: Scrubb
             return
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for signum in signals:
-                stop["signal"] = signal.Signals(signum).name
+                state.signal = signal.Signals(signum).name
                 scope.cancel()
                 return
 
-    if progress is not None:
-        progress.start()
+    if state.progress is not None:
+        state.progress.start()
     try:
         async with anyio.create_task_group() as outer:
             outer.start_soon(on_signal, outer.cancel_scope)
-            async with anyio.create_task_group() as episodes:
-                for chain in chains:
-                    episodes.start_soon(one_chain, chain)
+            await executor.run(chains, job, state)
             outer.cancel_scope.cancel()  # every episode is done: stop listening for signals
     finally:
-        if progress is not None:
-            progress.stop()
-    return results
-
-
-def _stands(path: Path) -> bool:
-    """Did the episode end as the agent's result (resume would skip it)?"""
-    from a320bench.server.trajectory import is_complete
-
-    return is_complete(path)
+        if state.progress is not None:
+            state.progress.stop()
 
 
 def _print_summary(out: Path, scenarios: list[Any], label: str) -> None:

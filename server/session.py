@@ -15,7 +15,7 @@ from importlib import metadata
 from typing import Any
 
 from .episode import Episode
-from .scenario.harness import prepare
+from .scenario.harness import prepared
 from .scenario.model import Scenario
 from .trajectory import Recorder
 
@@ -68,7 +68,8 @@ def open_episode(
         versions=versions(),
         **(meta or {}),
     )
-    ac, gate = prepare(sc)
+    p = prepared(sc)
+    ac, gate = p.aircraft, p.gate
     recorder.write(
         "setup",
         gate=gate.to_dict(),
@@ -77,7 +78,7 @@ def open_episode(
         budget=sc.budget.model_dump(mode="json"),
         start_state=sc.initial_state.start_state,
         sim_time_s=ac.sim_time,
-        state_hash=ac.state_hash(),
+        state_hash=p.state_hash,
     )
     ep = Episode(sc, ac, gate, recorder, on_verdict=on_verdict, with_captain="captain" in tools)
     if not gate.passed:

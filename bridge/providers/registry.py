@@ -239,6 +239,7 @@ class PluginAgent:
         self.name = spec.name
         self.model = getattr(agent, "model", None) or config.model
         self.reasoning_level = config.reasoning_level
+        self.config = config  # a worker process builds the plug-in again from spec and config
         self.agent = agent
         self._meta = meta
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from a320bench.paths import PathSpecError, expand_paths
+from a320bench.paths import PathSpecError, RealPaths, expand_paths
 
 SUFFIXES = (".jsonl",)
 
@@ -30,23 +30,22 @@ def trajectory_files(specs: Iterable[str | Path]) -> list[Path]:
 
 def find_trajectory_files(specs: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
     """(the files, each once, in a stable order; one line per path that gives no file)."""
-    specs = list(specs)
     out: list[Path] = []
     problems: list[str] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()  # real paths: a file named twice (or through a link) is read once
+    real = RealPaths()
     for spec in specs:
+        dangling: list[Path] = []
         try:
-            files = expand_paths([spec], SUFFIXES)
+            files = expand_paths([spec], SUFFIXES, dangling=dangling)
         except PathSpecError as e:
             problems.append(str(e))
             continue
-        dangling = [link for link in sorted(Path(spec).rglob("*.jsonl")) if link.is_symlink() and not link.exists()
-                    ] if Path(spec).is_dir() else []
         problems += [f"{link}: cannot read: a link to nothing" for link in dangling]
         if not files and not dangling:
             problems.append(f"{spec}: no trajectory (*.jsonl) found there")
         for f in files:
-            key = f.resolve()
+            key = real.of(f)
             if key not in seen:
                 seen.add(key)
                 out.append(f)

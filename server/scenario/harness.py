@@ -5,12 +5,16 @@ None of this is reachable from the agent's tool surface.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..sim import Aircraft, build
 from ..sim import CONTROLS
+from ..sim.aircraft import FrozenAircraft
 from .model import ControlsUnchanged, EcamClear, FailureSpec, Scenario, StatePredicate
 
 POLL_S = 1.0  # resolution of predicate triggers
@@ -117,7 +121,60 @@ def check_gate(ac: Aircraft, sc: Scenario) -> Gate:
 
 
 def prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
-    """Setup, inject the pre-episode failures, run the validity gate."""
+    """Setup, inject the pre-episode failures, run the validity gate (a copy of the prepared aircraft
+    when this setup was prepared before in this process: see `prepared`)."""
+    p = prepared(sc)
+    return p.aircraft, p.gate
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A fresh aircraft after setup, injection and gate; its gate; its state hash (for the setup event)."""
+
+    aircraft: Aircraft
+    gate: Gate
+    state_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    aircraft: FrozenAircraft
+    gate: Gate
+    state_hash: str
+
+
+_KEPT: OrderedDict[str, _Kept] = OrderedDict()
+KEPT_SETUPS = 256  # a catalogue's worth (about 15 KB each); the least recently used go first
+
+
+def setup_key(sc: Scenario) -> str:
+    """The content hash of what a setup depends on: the initial state, the failures injected before
+    the episode, the gate. Scenarios that differ elsewhere (prompt, procedure, budget) share it."""
+    parts = {"initial_state": sc.initial_state.model_dump(mode="json"),
+             "failures": [f.model_dump(mode="json") for f in sc.failures if not f.during_episode],
+             "expected_ecam": sc.expected_ecam.model_dump(mode="json")}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def prepared(sc: Scenario) -> Prepared:
+    """`prepare` with the state hash. A setup is run once per process and content (`setup_key`):
+    later episodes get a copy of the prepared aircraft, the first one too, so that every
+    episode starts from the same copy whether or not the setup was run for it."""
+    key = setup_key(sc)
+    kept = _KEPT.get(key)
+    if kept is None:
+        ac, gate = _prepare(sc)
+        kept = _KEPT[key] = _Kept(FrozenAircraft(ac), gate, ac.state_hash())
+        while len(_KEPT) > KEPT_SETUPS:
+            _KEPT.popitem(last=False)
+    else:
+        _KEPT.move_to_end(key)
+    g = kept.gate
+    return Prepared(kept.aircraft.thaw(), replace(g, displayed=list(g.displayed), missing=list(g.missing),
+                                                  unexpected=list(g.unexpected)), kept.state_hash)
+
+
+def _prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
     ac = setup(sc)
     try:
         for spec in sc.failures:

@@ -3,15 +3,14 @@
 The APU and engines go through their start sequences and contactors close
 by themselves; only flight conditions (altitude, speed, phase) are written
 directly. A state is built once per process and copied after that, because
-a deep copy is far cheaper than re-running the starts.
+a copy is far cheaper than re-running the starts.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 
-from .aircraft import Aircraft
+from .aircraft import Aircraft, FrozenAircraft
 from .errors import UnknownStartStateError
 from .flight.atmosphere import cas_from_mach
 
@@ -159,7 +158,7 @@ START_STATES: dict[str, Callable[[dict[str, object]], Aircraft]] = {
     "approach": approach,
 }
 
-_built: dict[tuple, Aircraft] = {}
+_built: dict[tuple, FrozenAircraft] = {}
 
 
 def build(name: str, world: dict[str, object] | None = None, *, cached: bool = True) -> Aircraft:
@@ -172,11 +171,11 @@ def build(name: str, world: dict[str, object] | None = None, *, cached: bool = T
     world = dict(world or {})
     key = (name, tuple(sorted((k, repr(v)) for k, v in world.items())))
     if cached and key in _built:
-        return copy.deepcopy(_built[key])
+        return _built[key].thaw()
     ac = _finish(START_STATES[name](world))
     if cached:
-        _built[key] = ac
-        return copy.deepcopy(ac)
+        _built[key] = FrozenAircraft(ac)
+        return _built[key].thaw()
     return ac
 
 

@@ -49,7 +49,7 @@ from ..learning.store import LearningError
 from ..sim import SimError
 from . import messages
 from .registry import get_tool
-from .state import EpisodeState
+from .state import EpisodeState, request_context_of
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +175,6 @@ class EpisodeServer(MCPServer[EpisodeState]):
 def _request_meta(context: Any) -> Any:
     """The request's `_meta` ({} for a call made outside a request, as tests do)."""
     try:
-        return (context.request_context.meta if context is not None else None) or {}
+        return (request_context_of(context).meta if context is not None else None) or {}
     except ValueError:  # a Context built outside a request
         return {}

@@ -6,7 +6,8 @@
 
 One server per episode: a fresh port (the kernel picks a free one) and a fresh
 token from `secrets` (`port`, `path` and `token` can be given instead: a person
-serving by hand may want them fixed). A request without the token, or with another, is refused
+serving by hand may want them fixed; `serve --http` without a token passes
+`auth=False`, on loopback only). A request without the token, or with another, is refused
 with 401 by the SDK's bearer middleware before it reaches MCP; the SDK's DNS
 rebinding guard refuses a Host that is not loopback. The episode, its recorder
 and its verdict stay in the caller's process: nothing about the scenario goes
@@ -50,7 +51,7 @@ class HttpEndpoint:
 
     @property
     def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
 
 class _OneToken:
@@ -76,11 +77,11 @@ class _Uvicorn(uvicorn.Server):
 
 @contextlib.asynccontextmanager
 async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LOOPBACK, port: int = 0,
-                     path: str = "/mcp", token: str | None = None, learnings: Any = None
+                     path: str = "/mcp", token: str | None = None, auth: bool = True, learnings: Any = None
                      ) -> AsyncIterator[HttpEndpoint]:
     """Serve `episode` with `profile`'s tools at http://host:port/path until the block ends (`learnings`:
     the learning track's store of this episode, factory.create_server)."""
-    token = token or secrets.token_urlsafe(32)
+    token = (token or secrets.token_urlsafe(32)) if auth else ""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -89,7 +90,8 @@ async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LO
         sock.setblocking(False)
         bound_port = sock.getsockname()[1]
         base = f"http://{host}:{bound_port}"
-        server = create_server(episode, profile, learnings=learnings, **_bearer_auth(token, base))
+        server = create_server(episode, profile, learnings=learnings,
+                               **(_bearer_auth(token, base) if auth else {}))
         app = server.streamable_http_app(streamable_http_path=path, host=host)
         config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=SHUTDOWN_GRACE_S, log_level="warning")

@@ -1,10 +1,17 @@
-"""`a320-bench serve`: one episode of one scenario, served over stdio to an external MCP client.
+"""`a320-bench serve`: one episode of one scenario, served to an external MCP client over stdio,
+or over Streamable HTTP with --http.
 
 load the scenario (broken: one line per problem on stderr, exit 2) -> open the
 episode (meta + setup events; a failed validity gate: reason on stderr, verdict
 with reason invalid_scenario, exit 3, nothing served) -> serve the profile's
 tools over stdio until the client closes stdin or sends SIGTERM -> end the
 episode (end_turn_without_done unless it already ended) -> exit 0.
+
+With --http the episode is served at http://HOST:PORT/mcp (loopback and a free port
+unless --host and --port say otherwise; the URL is the first line on stderr) until
+SIGTERM or Ctrl-C ends it, as closing stdin does over stdio. A bearer token in
+$A320_BENCH_TOKEN is then required of every request (401 without it); serving beyond
+loopback without one is refused.
 
 The verdict in --result is kept current after every call and written
 atomically, so a client that kills the server still leaves a readable file.
@@ -34,6 +41,8 @@ EXIT_USAGE = 2
 EXIT_INVALID_SCENARIO = 3
 EXIT_INTERNAL = 70  # a bug of ours: the setup crashed, or the episode ended with a harness error
 EXIT_STORAGE = 74  # the trajectory could not be written mid-episode: the episode ended storage_error
+TOKEN_ENV = "A320_BENCH_TOKEN"  # serve --http: the bearer token clients must send
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 log = logging.getLogger("a320bench.serve")
 
@@ -60,6 +69,7 @@ def _configure_logging() -> None:
 def run_serve(args: Any) -> int:
     _configure_logging()
     try:
+        _check_http_flags(args)
         profile, sc = _load(args)
         recorder, verdict_file, ep = _open(args, profile, sc)
     except _Refused as r:
@@ -91,10 +101,26 @@ def run_serve(args: Any) -> int:
     import anyio
 
     try:
+        if getattr(args, "http", False):
+            return anyio.run(_serve_http, ep, profile, finish, args)
         return anyio.run(_serve, create_server(ep, profile), finish)
     finally:
         recorder.close()
         verdict_file.close()
+
+
+def _check_http_flags(args: Any) -> None:
+    http = getattr(args, "http", False)
+    for flag, value in (("--host", getattr(args, "host", None)), ("--port", getattr(args, "port", None))):
+        if value is not None and not http:
+            raise _Refused(EXIT_USAGE, f"{flag} does not apply here: it is only for --http")
+    if not http:
+        return
+    port = args.port if args.port is not None else 0
+    if not 0 <= port <= 65535:
+        raise _Refused(EXIT_USAGE, f"--port {port}: not a TCP port (0-65535; 0 picks a free one)")
+    if (args.host or "127.0.0.1") not in LOOPBACK_HOSTS and not os.environ.get(TOKEN_ENV):
+        raise _Refused(EXIT_USAGE, f"--host {args.host}: serving beyond loopback needs a bearer token in ${TOKEN_ENV}")
 
 
 def _load(args: Any) -> tuple[Any, Any]:
@@ -140,7 +166,8 @@ def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
     try:
         ep = open_episode(sc, recorder, profile=profile.name, tools=list(profile.tools),
                           instructions=profile.instructions,
-                          meta={"entry": "serve", "transport": "stdio", "client": None},
+                          meta={"entry": "serve", "transport": "http" if getattr(args, "http", False) else "stdio",
+                                "client": None},
                           # Evaluating a verdict costs about a millisecond: only when someone reads it.
                           on_verdict=verdict_file if verdict_file.path else None)
     except SetupError as e:
@@ -188,4 +215,28 @@ async def _serve(server: Any, finish: Callable[[], int]) -> int:
         tg.start_soon(on_signal)
         await server.run_stdio_async()
         tg.cancel_scope.cancel()
+    return finish()
+
+
+async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], args: Any) -> int:
+    """Serve over Streamable HTTP until SIGTERM or Ctrl-C, then finish the episode."""
+    import anyio
+
+    from .http import serve_http
+
+    token = os.environ.get(TOKEN_ENV) or None
+    try:
+        async with serve_http(episode, profile, host=args.host or "127.0.0.1", port=args.port or 0, token=token,
+                              auth=token is not None) as endpoint:
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                auth = f"; clients send the bearer token in ${TOKEN_ENV}" if token else "; no token (loopback only)"
+                print(f"serving {episode.scenario.id} ({profile.name} profile) at {endpoint.url}{auth}; "
+                      "Ctrl-C or SIGTERM ends the episode", file=sys.stderr, flush=True)
+                async for _ in signals:
+                    break
+    except OSError as e:
+        print(f"error: cannot serve on {args.host or '127.0.0.1'}:{args.port or 0}: {e.strerror or e}",
+              file=sys.stderr, flush=True)
+        finish()
+        return EXIT_USAGE
     return finish()

@@ -12,10 +12,8 @@ from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.learning.store import EpisodeLearnings, LearningError, LearningStore
+from tests.bridge.learning_bed import LEARNER, repeated_scenarios
 
-ROOT = Path(__file__).resolve().parents[2]
-LEARNER = f"{Path(__file__).with_name('learner.py')}:Learner"
-SOURCE = ROOT / "scenarios" / "elec" / "gen1_fault_reset_works.yaml"
 VOLATILE = {"ts", "wall_ms", "latency_ms", "versions"}
 
 
@@ -29,13 +27,7 @@ def stable(evs: list[dict]) -> list[dict]:
 
 @pytest.fixture
 def repeated(tmp_path) -> Path:
-    """The same situation three times: copies of one scenario under three ids (the chain's order)."""
-    folder = tmp_path / "scenarios"
-    folder.mkdir()
-    text = SOURCE.read_text()
-    for n in (1, 2, 3):
-        (folder / f"again_{n}.yaml").write_text(text.replace("id: elec_gen1_fault_reset_works", f"id: again_{n}"))
-    return folder
+    return repeated_scenarios(tmp_path)
 
 
 def run(scenarios: Path, out: Path, *extra: str) -> int:

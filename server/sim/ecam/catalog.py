@@ -21,6 +21,7 @@ ALERTS: tuple[AlertDef, ...] = (
 )
 
 ALERT_TITLES: tuple[str, ...] = tuple(a.title for a in ALERTS)
+BY_TITLE: dict[str, AlertDef] = {a.title: a for a in ALERTS}
 
 if len(set(ALERT_TITLES)) != len(ALERT_TITLES):  # pragma: no cover - a catalogue bug
     dup = sorted({t for t in ALERT_TITLES if ALERT_TITLES.count(t) > 1})

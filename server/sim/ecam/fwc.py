@@ -24,6 +24,7 @@ class Onset:
 
 
 _ORDER = {a.title: i for i, a in enumerate(ALERTS)}
+_CONDITIONS = tuple((a, a.when) for a in ALERTS)
 LEVEL_NAMES = {3: "WARNING", 2: "CAUTION", 1: "CAUTION (level 1)"}
 
 
@@ -43,20 +44,22 @@ class Fwc:
         self._ended = []
 
     def update(self, ac: Aircraft) -> None:
-        active = tuple(a for a in ALERTS if a.when(ac))
-        for a in active:
-            # The first onset anchors the alert's latches, so a caution that goes away while its
-            # PB is OFF keeps its OFF THEN ON history...
-            if a.title not in self.onsets:
-                self.onsets[a.title] = Onset(len(ac.events), ac.sim_time)
-        if active != self.active:
+        # Every tick, so written for speed: a list comprehension over prebound conditions.
+        active = tuple([a for a, when in _CONDITIONS if when(ac)])
+        changed = active != self.active
+        if changed:  # otherwise every active alert has had its onset since it appeared
+            for a in active:
+                # The first onset anchors the alert's latches, so a caution that goes away while its
+                # PB is OFF keeps its OFF THEN ON history...
+                if a.title not in self.onsets:
+                    self.onsets[a.title] = Onset(len(ac.events), ac.sim_time)
             # ...until its occurrence is over (e.g. the generator came back after a good reset).
             for a in self.active:
                 if a not in active and a.occurrence_ends is not None:
                     self._ended.append(a)
         if self._ended:
             self._ended = [a for a in self._ended if a not in active and not self._forget_if_over(a, ac)]
-        self.transient = active != self.active
+        self.transient = changed
         self.active = active
 
     def _forget_if_over(self, a: AlertDef, ac: Aircraft) -> bool:

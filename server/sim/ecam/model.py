@@ -103,6 +103,17 @@ class AlertDef:
     # occurrence whose latches (OFF THEN ON) start afresh. None: the first onset anchors the episode.
     occurrence_ends: Callable[[Aircraft], bool] | None = None
 
+    def __reduce__(self) -> tuple[Callable[[str], AlertDef], tuple[str]]:
+        # An aircraft is copied by pickling it (start_states.py): an alert is the catalogue's own
+        # object (its conditions are closures), so a copy refers to it by its unique title.
+        return _catalogue_alert, (self.title,)
+
+
+def _catalogue_alert(title: str) -> AlertDef:
+    from .catalog import BY_TITLE  # the catalogue imports this module
+
+    return BY_TITLE[title]
+
 
 def dots(item: str, action: str, width: int = 24) -> str:
     """`-GEN 1......OFF THEN ON`: a dash, the item, a dot leader, the action."""

@@ -1,0 +1,153 @@
+"""The plan of a run: which (scenario, run index) episodes this invocation flies, and where each is written.
+
+    full selection      every scenario x every run index, in the selection's order
+    --shard i/n         a deterministic slice of it: the pairs whose position p in the full
+                        selection has p % n == i (round robin, so every shard gets a share of
+                        every system and of every run index)
+    resume              a pair whose trajectory already stands as a result is skipped
+                        (server/end_reason.py `rerun_on_resume`), unless --force
+
+The plan is grouped into chains (bridge/executors: the unit an executor runs). An
+ordinary run makes one chain per episode; the learning track (bridge/learning_track.py)
+one per run index, and shards whole chains.
+
+The selection hash names the scenarios (their content hashes, in order); with the
+number of runs and the shard it says which slice of which plan a folder holds. Both go
+into the run record, so that `score` can merge shard folders and refuse a folder that
+does not belong (bridge/score/shards.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import OutputError, UsageError
+
+
+@dataclass(frozen=True)
+class Shard:
+    index: int
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    def holds(self, position: int) -> bool:
+        return position % self.count == self.index
+
+
+WHOLE = Shard(0, 1)
+_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+
+
+def parse_shard(spec: str | None) -> Shard:
+    """'1/3' -> Shard(1, 3); None -> the whole plan. UsageError in one line otherwise."""
+    if spec is None:
+        return WHOLE
+    m = _SHARD.match(spec)
+    if not m:
+        raise UsageError(f"--shard {spec}: expected i/n, e.g. 0/3 (shards are numbered from 0)")
+    index, count = int(m.group(1)), int(m.group(2))
+    if count < 1 or index >= count:
+        raise UsageError(f"--shard {spec}: i must be between 0 and n-1 (shards are numbered from 0)")
+    return Shard(index, count)
+
+
+@dataclass
+class Planned:
+    """One episode to fly: its scenario, run index and trajectory path (`index`: its place in the plan)."""
+
+    index: int
+    scenario: Any
+    run_index: int
+    path: Path
+    position: int = 0  # its place in its chain's order (the learning track's; 0 otherwise)
+
+
+@dataclass
+class Plan:
+    episodes: list[Planned]
+    skipped: list[tuple[str, int]] = field(default_factory=list)  # (scenario id, run index) complete already
+    selected: int = 0  # episodes in this shard, before resume
+    total: int = 0  # episodes in the whole selection
+    shard: Shard = WHOLE
+
+
+def trajectory_path(out: Path, scenario_id: str, label: str, run_index: int) -> Path:
+    return out / scenario_id / f"{label}__run{run_index:03d}.jsonl"
+
+
+def selection_hash(scenarios: Sequence[Any]) -> str:
+    """Which scenarios a run selected: their content hashes, in order (the run record's `runs` says how often)."""
+    from a320bench.server.session import scenario_hash
+
+    return hashlib.sha256("".join(scenario_hash(s) for s in scenarios).encode()).hexdigest()
+
+
+def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, shard: Shard = WHOLE,
+               force: bool = False) -> Plan:
+    """The episodes of this shard that resume does not skip, in the selection's order."""
+    from a320bench.server.trajectory import LinkRefused, is_complete, refuse_links
+
+    plan = Plan([], shard=shard, total=len(scenarios) * runs)
+    position = 0
+    for sc in scenarios:
+        for r in range(runs):
+            mine = shard.holds(position)
+            position += 1
+            if not mine:
+                continue
+            plan.selected += 1
+            path = trajectory_path(out, sc.id, label, r)
+            try:
+                refuse_links(out, path)
+            except LinkRefused as e:
+                raise OutputError(f"--out {out}: {e}") from None
+            if not force and path.exists() and is_complete(path):
+                plan.skipped.append((sc.id, r))
+                continue
+            plan.episodes.append(Planned(len(plan.episodes), sc, r, path))
+    return plan
+
+
+def describe(plan: Plan, executor_line: str, chains: Sequence[Any] = ()) -> list[str]:
+    """The plan for a person (`run --dry-run`): totals, the learning track's chains, then one line per
+    scenario with work."""
+    lines = [f"plan: {plan.total} episode(s) in the selection; shard {plan.shard}: {plan.selected}; "
+             f"resume skips {len(plan.skipped)} complete; {len(plan.episodes)} to run",
+             f"executor: {executor_line}"]
+    learning = [c for c in chains if getattr(c, "store", None) is not None]
+    if learning:
+        lines.append(f"learning track: {len(learning)} chain(s), each one run index's episodes in the "
+                     "selection's order, flown one after another with its own store")
+        for c in learning:
+            first, last = c.episodes[0], c.episodes[-1]
+            lines.append(f"  chain run {first.run_index}: positions {first.position}-{last.position} "
+                         f"({first.scenario.id} .. {last.scenario.id}), store {c.store.path}")
+    runs: dict[str, list[int]] = {}
+    for p in plan.episodes:
+        runs.setdefault(p.scenario.id, []).append(p.run_index)
+    skipped: dict[str, int] = {}
+    for sid, _ in plan.skipped:
+        skipped[sid] = skipped.get(sid, 0) + 1
+    for sid in dict.fromkeys([*runs, *skipped]):
+        todo = runs.get(sid, [])
+        extra = f" (skips {skipped[sid]} complete)" if sid in skipped else ""
+        lines.append(f"  {sid}: run {_ranges(todo) or '-'}{extra}")
+    return lines
+
+
+def _ranges(values: list[int]) -> str:
+    """[0, 1, 2, 5] -> '0-2,5'."""
+    out: list[str] = []
+    for v in sorted(values):
+        if out and v == int(out[-1].rsplit("-", 1)[-1]) + 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{v}"
+        else:
+            out.append(str(v))
+    return ",".join(out)

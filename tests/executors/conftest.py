@@ -1,0 +1,39 @@
+"""One Ray cluster for the whole session, in local mode with 2 CPUs, started only if a Ray test runs."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(tmp_path_factory):
+    """The session's Ray: 2 CPUs on loopback, no dashboard, no token file, everything under a tmp folder.
+    Yields its address, for drivers started as subprocesses."""
+    from a320bench.bridge.executors.ray_executor import SINGLE_MACHINE, import_ray
+
+    root = tmp_path_factory.mktemp("ray")
+    saved = {k: os.environ.get(k) for k in ("RAY_AUTH_MODE", "RAY_ADDRESS", "TMPDIR", *SINGLE_MACHINE)}
+    ray = import_ray(local=True)  # its servers on loopback only
+    os.environ["RAY_AUTH_MODE"] = "disabled"  # else Ray writes a token into ~/.ray (drivers need it too)
+    os.environ.pop("RAY_ADDRESS", None)
+    os.environ["TMPDIR"] = str(root)  # Ray's processes inherit it: a killed task's private folder stays here
+    try:
+        ray.init(num_cpus=2, resources={"client": 2.0}, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False, _temp_dir=str(root / "r"))
+    finally:
+        _restore({"TMPDIR": saved.pop("TMPDIR")})
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+        _restore(saved)
+
+
+def _restore(saved: dict[str, str | None]) -> None:
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v

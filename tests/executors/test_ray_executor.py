@@ -1,0 +1,102 @@
+"""`run --executor ray` on a local 2-CPU cluster: what the local executor writes, nothing lost when a Ray
+worker or the driver is killed mid-batch."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from a320bench.bridge import exitcodes
+from a320bench.bridge.cli import main
+from tests.clients.client_bed import processes_with
+from tests.executors.executor_bed import ROOT, record, scores, trajectories
+
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("ray_cluster")]
+
+# The fuel scenario's setup takes about a second: a kill lands mid-episode.
+SELECTION = ["--scenario", "scenarios/elec", "scenarios/fuel/l_wing_tk_lo_lvl_cruise.yaml"]
+DEADLINE_S = 120.0
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("local") / "out"
+    assert main(["run", *SELECTION, "--runs", "2", "--out", str(out), "--no-progress"]) == exitcodes.OK
+    return out
+
+
+def ray_processes(task: str) -> list[int]:
+    """Ray worker processes running `task` now (Ray names a busy worker `ray::<task>`)."""
+    return processes_with(f"ray::{task}")
+
+
+def test_ray_writes_the_trajectories_and_scores_the_local_executor_writes(local_run, tmp_path):
+    out = tmp_path / "out"
+    assert main(["run", *SELECTION, "--runs", "2", "--executor", "ray", "--workers", "2", "--out", str(out),
+                 "--no-progress"]) == exitcodes.OK
+    assert record(out)["executor"] == "ray, the cluster this process has joined, up to 2 chain(s) in flight"
+    assert trajectories(out) == trajectories(local_run)
+    assert scores(out) == scores(local_run)
+
+
+def test_a_ray_worker_killed_mid_batch_loses_and_duplicates_nothing(local_run, tmp_path):
+    out = tmp_path / "out"
+    rc: list[int] = []
+    driver = threading.Thread(target=lambda: rc.append(main(
+        ["run", *SELECTION, "--runs", "2", "--executor", "ray", "--workers", "2", "--out", str(out),
+         "--no-progress"])))
+    driver.start()
+    deadline = time.monotonic() + DEADLINE_S
+    killed = None
+    while killed is None and time.monotonic() < deadline and driver.is_alive():
+        busy = ray_processes("fly_chain")
+        if busy:
+            killed = busy[0]
+            os.kill(killed, signal.SIGKILL)
+        time.sleep(0.01)
+    driver.join(DEADLINE_S)
+    assert killed is not None, "no Ray worker was seen flying a chain"
+    assert rc == [exitcodes.OK]
+    assert trajectories(out) == trajectories(local_run)  # every episode once, each as the local executor wrote it
+    assert scores(out) == scores(local_run)
+
+
+def test_a_driver_killed_mid_batch_and_restarted_resumes_to_the_same_results(ray_cluster, local_run, tmp_path):
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "a320bench", "run", *SELECTION, "--runs", "2", "--executor", "ray",
+           "--ray-address", ray_cluster, "--workers", "1", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + DEADLINE_S
+    while len(list(out.rglob("*.jsonl"))) < 4 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    proc.kill()
+    _, err = proc.communicate(timeout=DEADLINE_S)
+    written = len(list(out.rglob("*.jsonl")))
+    assert 4 <= written < len(trajectories(local_run)), f"the kill should land mid-batch: {err}"
+    again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=DEADLINE_S)
+    assert again.returncode == exitcodes.OK, again.stderr
+    assert f"{written} episode(s) already complete in {out}" in again.stderr
+    assert trajectories(out) == trajectories(local_run)
+    assert scores(out) == scores(local_run)
+
+
+def test_a_model_limit_is_held_by_one_actor_for_the_whole_cluster_and_given_back(local_run, tmp_path):
+    import ray
+
+    from a320bench.bridge.executors.slots import model_slots
+
+    out = tmp_path / "out"
+    assert main(["run", *SELECTION, "--runs", "2", "--executor", "ray", "--workers", "2",
+                 "--max-concurrency-per-model", "1", "--out", str(out), "--no-progress"]) == exitcodes.OK
+    assert record(out)["executor"] == ("ray, the cluster this process has joined, up to 2 chain(s) in flight, "
+                                       "at most 1 per model across the cluster")
+    assert trajectories(out) == trajectories(local_run)
+    assert ray.get(model_slots(ray).held.remote("scripted")) == 0

@@ -1,0 +1,168 @@
+"""Inspect AI interop: exported logs read back field by field, and the task `a320bench.inspect:a320` flown
+by Inspect's mock model and scored by our scorer."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log
+
+from a320bench.bridge import exitcodes
+from a320bench.bridge.cli import main
+from a320bench.bridge.score.scorecard import score_file
+from tests.executors.executor_bed import ROOT, cli_without
+from tests.fakes.openai_server import FakeOpenAI, tool_call
+
+GEN1 = "scenarios/elec/gen1_fault_reset_fails.yaml"
+GEN2 = "scenarios/elec/gen2_fault_climb.yaml"
+KEY = "sk-test-SECRET-0123456789abcdef"
+HEADLINE = ("compliant_success", "outcome", "completion", "in_order", "dangerous", "anti_procedure", "harmful")
+
+
+def events(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def card_of(path: Path) -> dict:
+    return score_file(path).to_dict()
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Path:
+    """A scripted run of two scenarios and a litellm run of one (its model turns are recorded)."""
+    out = tmp_path_factory.mktemp("runs") / "runs"
+    assert main(["run", "--scenario", GEN1, GEN2, "--out", str(out), "--no-progress"]) == exitcodes.OK
+    env = tmp_path_factory.mktemp("env") / "creds.env"
+    env.write_text(f"OPENAI_API_KEY={KEY}\n")
+    script = [{"text": "Reading the ECAM.", "tool_calls": [tool_call("read_ecam", {}, call_id="c1")]},
+              {"tool_calls": [tool_call("wait", {"seconds": "x"}, call_id="c2")]},
+              {"tool_calls": [tool_call("report_done", {"diagnosis": "GEN 1", "actions_summary": "none"},
+                                        call_id="c3")]}]
+    with FakeOpenAI(script) as fake:
+        assert main(["run", "--scenario", GEN1, "--model", "openai/fake-model", "--env-file", str(env),
+                     "--sampling", json.dumps({"api_base": fake.url}), "--out", str(out), "--no-progress"]) == 0
+    return out
+
+
+def test_an_exported_log_reads_back_in_inspect_field_by_field(runs, tmp_path, capsys):
+    logs = tmp_path / "logs"
+    assert main(["export", "--inspect", str(runs), "-o", str(logs)]) == exitcodes.OK
+    written = [Path(line) for line in capsys.readouterr().out.splitlines()]
+    assert sorted(p.name.split("_a320_")[1] for p in written) == ["openai_fake-model.eval", "scripted.eval"]
+    by_model = {read_eval_log(str(p)).eval.model: read_eval_log(str(p)) for p in written}
+    assert sorted(by_model) == ["a320bench/scripted", "openai/fake-model"]
+
+    scripted = by_model["a320bench/scripted"]
+    assert (scripted.status, scripted.eval.task, scripted.eval.dataset.samples) == ("success", "a320", 2)
+    assert [(s.id, s.epoch) for s in scripted.samples] == [("elec_gen1_fault_reset_fails", 1),
+                                                          ("elec_gen2_fault_climb", 1)]
+    gen1 = scripted.samples[0]
+    traj = runs / "elec_gen1_fault_reset_fails" / "scripted__run000.jsonl"
+    evs = events(traj)
+    assert gen1.input == evs[0]["scenario"]["task_prompt"]
+    assert gen1.target == "GEN 1 OFF; GEN 1 ON; GEN 1 OFF"
+    calls = [e for e in evs if e["type"] == "tool_call"]
+    # system, user, then one (synthesized) assistant turn and one tool result per recorded call
+    assert [m.role for m in gen1.messages] == ["system", "user"] + ["assistant", "tool"] * len(calls)
+    assert [m.tool_calls[0].function for m in gen1.messages if m.role == "assistant"] == [c["name"] for c in calls]
+    assert [m.tool_calls[0].arguments for m in gen1.messages if m.role == "assistant"] == [c["arguments"] for c in calls]
+    assert [json.loads(m.content) for m in gen1.messages if m.role == "tool"] == [c["result"] for c in calls]
+    card = card_of(traj)
+    score = gen1.scores["a320"]
+    assert score.value == {k: card[k] for k in HEADLINE}
+    assert score.value["compliant_success"] is True
+    assert score.answer == evs[-1]["report_done"]["diagnosis"]
+    assert score.metadata == card
+    assert (gen1.metadata["reason"], gen1.metadata["run_index"], gen1.metadata["trajectory"]) == (
+        "agent_done", 0, str(traj))
+    assert scripted.results.scores[0].metrics["compliant_success"].value == 1.0
+
+    model = by_model["openai/fake-model"]
+    (sample,) = model.samples
+    assert [m.role for m in sample.messages] == ["system", "user", "assistant", "tool", "assistant", "tool",
+                                                 "assistant", "tool"]
+    first = sample.messages[2]
+    assert (first.text, first.tool_calls[0].id, first.tool_calls[0].function) == ("Reading the ECAM.", "c1", "read_ecam")
+    bad_wait = sample.messages[5]
+    assert (bad_wait.tool_call_id, bad_wait.error is not None) == ("c2", True)  # the tool error, as Inspect's
+    assert sample.scores["a320"].value == {k: card_of(next((runs / "elec_gen1_fault_reset_fails").glob(
+        "openai_*.jsonl")))[k] for k in HEADLINE}
+    assert KEY not in Path(written[0]).read_bytes().decode("latin-1") + Path(written[1]).read_bytes().decode("latin-1")
+
+
+def test_export_of_a_path_without_trajectories_is_one_line_and_writes_nothing(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["export", "--inspect", str(tmp_path / "empty"), "-o", str(tmp_path / "logs")]) == exitcodes.USAGE
+    assert capsys.readouterr().err.splitlines() == [f"error: {tmp_path / 'empty'}: no trajectory (*.jsonl) found there"]
+    assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.slow
+def test_export_without_the_inspect_extra_is_one_line_with_the_pip_command(tmp_path):
+    r = cli_without("inspect_ai", "export", "--inspect", str(tmp_path), "-o", str(tmp_path / "logs"))
+    assert r.returncode == exitcodes.USAGE
+    assert r.stderr.splitlines() == [f"error: export --inspect needs the inspect extra (inspect_ai is not installed): "
+                                     f"{sys.executable} -m pip install -e '{ROOT}[inspect]'"]
+
+
+def test_the_inspect_task_flies_two_scenarios_with_the_mock_model_and_our_scorer(tmp_path, monkeypatch):
+    # Inspect keeps traces under the user's data folder: here, a temporary one.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    from a320bench.inspect import a320
+
+    def says(name: str, args: dict) -> ModelOutput:
+        # Usage given, so that the mock model does not count tokens (tiktoken would fetch its tables).
+        out = ModelOutput.for_tool_call("mockllm/model", name, args)
+        out.usage = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=110)
+        return out
+
+    by_the_book = [says("read_ecam", {}), says("set_control", {"control": "GEN 1", "position": "OFF"}),
+                   says("set_control", {"control": "GEN 1", "position": "ON"}),
+                   says("set_control", {"control": "GEN 1", "position": "OFF"}),
+                   says("report_done", {"diagnosis": "GEN 1 fault", "actions_summary": "GEN 1 off, on, off"})]
+    gives_up = [says("read_ecam", {}), says("report_done", {"diagnosis": "no idea", "actions_summary": "none"})]
+    model = get_model("mockllm/model", custom_outputs=by_the_book + gives_up)
+    out = tmp_path / "trajectories"
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1), str(ROOT / GEN2)], out=str(out)), model=model,
+                          max_samples=1, log_dir=str(tmp_path / "logs"), display="none")
+    assert (log.status, [s.id for s in log.samples]) == ("success", ["elec_gen1_fault_reset_fails",
+                                                                     "elec_gen2_fault_climb"])
+    for sample, (sid, compliant, calls) in zip(log.samples, [
+            ("elec_gen1_fault_reset_fails", True, ["read_ecam", "set_control", "set_control", "set_control",
+                                                   "report_done"]),
+            ("elec_gen2_fault_climb", False, ["read_ecam", "report_done"])]):
+        traj = out / sid / "inspect__run000.jsonl"
+        evs = events(traj)
+        assert [e["name"] for e in evs if e["type"] == "tool_call"] == calls
+        assert (evs[0]["provider"], evs[0]["model"], evs[-1]["reason"]) == ("inspect", "mockllm/model", "agent_done")
+        assert [e["usage"]["input_tokens"] for e in evs if e["type"] == "assistant"] == [100] * len(calls)
+        card = card_of(traj)
+        assert sample.scores["a320_scorer"].value == {k: card[k] for k in HEADLINE}  # our scorer, as `score` sees it
+        assert card["compliant_success"] is compliant
+        assert [m.role for m in sample.messages] == ["system", "user"] + ["assistant", "tool"] * len(calls)
+    assert log.results.scores[0].metrics["mean"].value == 0.5  # compliant_success over the two samples
+
+
+def test_an_episode_that_is_not_the_agents_result_is_a_sample_error_in_inspect_never_a_score(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    model = get_model("mockllm/model", custom_outputs=[])  # never asked: the gate fails first
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / "tests/scenarios/invalid_gate/gate_never_shows.yaml")]),
+                          model=model, log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
+    (sample,) = log.samples
+    assert sample.scores in (None, {})
+    assert sample.error is not None
+    assert sample.error.message == ('EpisodeNotScored("test_gate_never_shows: the episode ended invalid_scenario; '
+                                    'it is not the agent\'s result")')
