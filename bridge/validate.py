@@ -1,10 +1,11 @@
 """`a320-bench validate`: check scenario files, then fly each ground truth with the scripted provider.
 
 Per scenario: gate passed, success reached, compliance full (the scripted
-run's ScoreCard is a compliant success), and order: every adjacent swap of the
-procedure passes or fails as its stated constraints say (validate_order.py).
-Exit 0 only if all hold; broken files
-get one line per problem and exit 2, before anything is flown.
+run's ScoreCard is a compliant success), order: every adjacent swap of the
+procedure passes or fails as its stated constraints say (validate_order.py), and
+each optional action flown after the ground truth keeps the compliance (an
+action the scenario allows must not fail it). Exit 0 only if all hold; broken
+files get one line per problem and exit 2, before anything is flown.
 """
 
 from __future__ import annotations
@@ -40,16 +41,17 @@ def run_validate(args) -> int:
     from rich.table import Table
 
     table = Table(title=f"validate: {len(scenarios)} scenario(s)")
-    for col in ("scenario", "system", "phase", "gate", "success", "compliance", "order", "note"):
+    for col in ("scenario", "system", "phase", "gate", "success", "compliance", "order", "optional", "note"):
         table.add_column(col)
     ok = True
-    for sc, gate, success, compliant, order, note in rows:
-        ok = ok and gate and success and compliant and order
+    for sc, gate, success, compliant, order, optional_ok, note in rows:
+        ok = ok and gate and success and compliant and order and optional_ok
         mark = lambda b: "[green]pass[/]" if b else "[red]FAIL[/]"  # noqa: E731
-        table.add_row(sc.id, sc.system, sc.phase, mark(gate), mark(success), mark(compliant), mark(order), note)
+        table.add_row(sc.id, sc.system, sc.phase, mark(gate), mark(success), mark(compliant), mark(order),
+                      mark(optional_ok), note)
     Console(width=200).print(table)
-    bad = sum(1 for r in rows if not all(r[1:5]))
-    print(f"{len(rows) - bad} of {len(rows)} scenario(s) pass gate, success, compliance and order")
+    bad = sum(1 for r in rows if not all(r[1:6]))
+    print(f"{len(rows) - bad} of {len(rows)} scenario(s) pass gate, success, compliance, order and optional actions")
     return exitcodes.OK if ok else exitcodes.FAILED_CHECKS
 
 
@@ -98,5 +100,38 @@ async def _fly_all(scenarios):
         if mismatches:
             note = (note + "; " if note else "") + f"order: {mismatches[0]}" + (
                 f" (+{len(mismatches) - 1} more)" if len(mismatches) > 1 else "")
-        rows.append((sc, res.gate_passed, res.success, bool(card.compliant_success), not mismatches, note))
+        spoilers = [] if not card.compliant_success else await _optional_actions_failing(sc, profile)
+        if spoilers:
+            note = (note + "; " if note else "") + "fails with optional " + ", ".join(spoilers)
+        rows.append((sc, res.gate_passed, res.success, bool(card.compliant_success), not mismatches, not spoilers,
+                     note))
     return rows
+
+
+async def _optional_actions_failing(sc, profile) -> list[str]:
+    """The scenario's optional actions that, flown after the ground truth, lose the compliance. A
+    setting (not a push) may be put back where the ground truth left it: an optional GEN 2 OFF is half
+    of a reset, an optional SPD BRK HALF belongs to the descent, and the end state still counts."""
+    from a320bench.server.scenario.harness import prepare
+    from a320bench.server.sim import CONTROLS
+
+    from .providers.scripted import ScriptedProvider
+    from .inprocess_episode import run_episode
+    from .score.scorecard import score_events
+
+    async def compliant(then) -> bool:
+        events: list = []
+        await run_episode(sc, ScriptedProvider(then=then), profile=profile, path=None,
+                          episode_id=f"validate/{sc.id}/optional", recorder_sink=events)
+        return bool(score_events(events, path=sc.id).compliant_success)
+
+    left = {**prepare(sc)[0].controls, **{s.control: s.position for b in sc.ground_truth.procedure for s in b.steps}}
+    failing = []
+    for control, position in dict.fromkeys((a.control, a.position) for a in sc.ground_truth.optional_actions):
+        if await compliant(((control, position),)):
+            continue
+        ctl = CONTROLS[control]
+        back = left[control]
+        if ctl.momentary or back == position or not await compliant(((control, position), (control, back))):
+            failing.append(f"{control} {position}")
+    return failing

@@ -18,7 +18,8 @@ episode (before and after it arrives).
 After every call the episode records what the call did to the aircraft
 (`scenario.effects`): capabilities lost and removed, invariants violated by the
 agent's doing (`scenario.invariants`). A violated invariant fails the verdict
-even if the agent repaired it later.
+even if the agent repaired it later; the end state's own invariants (speed
+brakes left out) are read with the verdict.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .scenario.effects import EffectsWatch
 from .scenario.preconditions import PreconditionWatch
 from .alert_log import AlertLog
 from .scenario.harness import Gate, HoldWatch, evaluate_success, holds
+from .scenario.invariants import at_end
 from .scenario.model import FailureSpec, Scenario
 from .sim import Aircraft
 from .sim.aircraft import DT, STEADY_STEP_S
@@ -229,6 +231,11 @@ class Episode:
             self.on_verdict(self.final)
         return self.final
 
+    def _end_violations(self) -> list[dict[str, Any]]:
+        """Invariants of the end state (speed brakes left out), as if the episode ended now."""
+        return [{"invariant": inv, "seq": self.seq, "sim_time_s": self.sim_elapsed}
+                for inv in at_end(self.ac.snapshot(), self.baseline_controls, self.book)]
+
     def verdict(self, final: bool = True) -> dict[str, Any]:
         """The verdict as it stands. The state hash (a replay check) is computed for the final
         verdict only: it costs more than the rest together, and a client call waits for it."""
@@ -237,8 +244,8 @@ class Episode:
             "gate": self.gate.to_dict(),
             "reason": self.ended,
             "report_done": self.report,
-            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls, self.violations,
-                                        self.holds.held_for(self.sim_elapsed)),
+            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls,
+                                        self.violations + self._end_violations(), self.holds.held_for(self.sim_elapsed)),
             "final_ecam": self.ac.read_ecam(),
             "tool_calls_used": self.tool_calls,
             "sim_time_s": self.sim_elapsed,

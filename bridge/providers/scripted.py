@@ -23,24 +23,30 @@ from .base import AgentView
 
 
 class ScriptedProvider:
+    """`then`: more commands after the procedure (validate flies each optional action so)."""
+
     name = "scripted"
     model = None
 
-    def __init__(self, order: Sequence[tuple[int, int]] | None = None, own_waits: bool = False):
+    def __init__(self, order: Sequence[tuple[int, int]] | None = None, own_waits: bool = False,
+                 then: tuple[tuple[str, str], ...] = ()):
         self.order = order  # (block, step) in the order to fly; None: as listed (validate permutes it)
         self.own_waits = own_waits
+        self.then = then  # commands flown after the procedure (validate's optional actions)
 
     def meta(self) -> dict[str, Any]:
         return {}
 
     def for_episode(self, scenario: Scenario, run_index: int) -> ScriptedRun:
-        return ScriptedRun(scenario, self.order, self.own_waits)
+        return ScriptedRun(scenario, self.order, self.own_waits, self.then)
 
 
 class ScriptedRun:
-    def __init__(self, scenario: Scenario, order: Sequence[tuple[int, int]] | None = None, own_waits: bool = False):
+    def __init__(self, scenario: Scenario, order: Sequence[tuple[int, int]] | None = None, own_waits: bool = False,
+                 then: tuple[tuple[str, str], ...] = ()):
         self.ground_truth = scenario.ground_truth
         self.captain_script = scenario.captain
+        self.then = then
         listed = [(bi, j) for bi, b in enumerate(scenario.ground_truth.procedure) for j in range(len(b.steps))]
         self.order = list(order) if order is not None else listed
         # A permuted order keeps the timeline by default: the k-th action is followed by the wait
@@ -86,6 +92,10 @@ class ScriptedRun:
                     await tools.call("captain", {"message": "Procedure done. Anything else, captain?"})
                 if ins.expect is not None:
                     await act(ins.expect.control, ins.expect.position)
+        for control, position in self.then:
+            if tools.over:
+                return
+            await act(control, position)
         if tools.over:
             return
         await tools.call("read_ecam")

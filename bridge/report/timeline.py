@@ -25,6 +25,7 @@ CLASS_LABELS = {
     "redundant": "unnecessary", "extraneous": "unnecessary", "harmful": "harmful",
     "forbidden_dangerous": "forbidden (dangerous)", "forbidden_anti_procedure": "forbidden (anti-procedure)",
     "invalid": "invalid", "no_op": "no-op", "observation": "read",
+    "unwarranted_declaration": "declaration (no emergency)",
 }
 STEP_CLASSES = ("required", "out_of_order")
 

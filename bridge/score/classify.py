@@ -18,7 +18,10 @@ successful `set_control` is, in this precedence:
    `capabilities_removed`, see server/scenario/capabilities.py) and the procedure
    did not call for it (a repeat of a step already done is not called for);
 7. `redundant`: it repeats an already satisfied step;
-8. `extraneous`: anything else -- unnecessary but harmless, counted, not failing.
+8. `unwarranted_declaration`: an emergency declaration the scenario does not call for
+   (XPDR 7700, ATC MAYDAY, EMER DES PA, DIVERSION): a judgement, counted and shown in
+   the score table, not failing -- declaring too much is safer than too little;
+9. `extraneous`: anything else -- unnecessary but harmless, counted, not failing.
 
 Steps may repeat (GEN 1 OFF, GEN 1 ON, GEN 1 OFF): each command satisfies at most
 one step, the first of its repeats that is ready (else the first unsatisfied one);
@@ -43,6 +46,7 @@ class CommandClass(StrEnum):
     FORBIDDEN_DANGEROUS = "forbidden_dangerous"
     FORBIDDEN_ANTI_PROCEDURE = "forbidden_anti_procedure"
     HARMFUL = "harmful"
+    UNWARRANTED_DECLARATION = "unwarranted_declaration"
     INVALID = "invalid"
     OBSERVATION = "observation"
 
@@ -55,6 +59,8 @@ OBSERVATION_TOOLS = frozenset({
     "active_failures", "captain", "save_learning", "retrieve_learnings",
 })
 ACTION_TOOL = "set_control"
+# Declaring an emergency: to ATC (squawk, MAYDAY), to the cabin, to the company (diverting).
+DECLARATIONS = frozenset({("XPDR", "7700"), ("ATC", "MAYDAY"), ("EMER DES PA", "ANNOUNCE"), ("DIVERSION", "INITIATE")})
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +144,8 @@ class ProcedureTracker:
             for j, step in enumerate(block.steps):
                 if self.done[bi][j] and step.key == key:
                     return Classification(CommandClass.REDUNDANT, _step_ref("step", block.name, j, step))
+        if key in DECLARATIONS:
+            return Classification(CommandClass.UNWARRANTED_DECLARATION)
         return Classification(CommandClass.EXTRANEOUS)
 
     def _predecessors_done(self, ref: tuple[int, int]) -> bool:

@@ -189,6 +189,10 @@ def _prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
 # every `controls_unchanged` check covers them, whichever system panels it names. No
 # restraint or no-fault scenario tolerates an unbriefed altitude change, call or announcement.
 CREW_PANELS = ("FCU", "RADIO", "CABIN", "FMS", "CREW", "OVHD")
+# Tests and calls that latch nothing: a fire-loop test, a cabin crew advisory. Like the scenario's
+# optional actions, `controls_unchanged` never counts them as a change.
+NON_LATCHING = frozenset({("ENG 1 FIRE TEST", "PUSH"), ("ENG 2 FIRE TEST", "PUSH"), ("APU FIRE TEST", "PUSH"),
+                          ("CABIN CREW", "ADVISE")})
 
 
 class HoldWatch:
@@ -232,9 +236,12 @@ def evaluate_success(ac: Aircraft, sc: Scenario, baseline: dict[str, str] | None
             before = baseline if baseline is not None else ac.controls
             panels = list(dict.fromkeys([*crit.controls_unchanged, *CREW_PANELS]))
             names = [c.name for c in CONTROLS.values() if c.panel in panels]
-            moved = {n: [before[n], ac.controls[n]] for n in names if ac.controls[n] != before[n]}
+            exempt = NON_LATCHING | {(a.control, a.position) for a in sc.ground_truth.optional_actions}
+            moved = {n: [before[n], ac.controls[n]] for n in names
+                     if ac.controls[n] != before[n] and (n, ac.controls[n]) not in exempt}
             pushed = sorted({n for _, n, pos in ac.events
-                             if n in names and CONTROLS[n].momentary and pos != CONTROLS[n].default})
+                             if n in names and CONTROLS[n].momentary and pos != CONTROLS[n].default
+                             and (n, pos) not in exempt})
             results.append({"kind": "controls_unchanged", "panels": panels,
                             "moved": moved, "pushed": pushed, "passed": not moved and not pushed})
         elif isinstance(crit, EcamClear):

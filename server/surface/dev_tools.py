@@ -59,7 +59,8 @@ async def set_world(
     ctx: Context,
 ) -> WorldChange:
     """(dev) Set a condition of the outside world: gpu_available (ground power plugged in), icing,
-    oat_isa_dev_c (temperature deviation from ISA, deg C), ac_ess_auto_transfer (aircraft standard).
+    oat_isa_dev_c (temperature deviation from ISA, deg C), ac_ess_auto_transfer (aircraft standard),
+    min_safe_altitude_ft (the route's minimum safe altitude).
     Takes no simulated time."""
     ep = episode_of(ctx)
     ep.ac.world.set(name, value)

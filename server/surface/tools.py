@@ -82,6 +82,8 @@ async def set_control(
     ac = ep.ac
     ctl = CONTROLS[control]
     previous = ac.controls[control]
+    if position != (ctl.default if ctl.momentary else previous):
+        ep.watch.before_command()  # what a moving command takes away is judged against the aircraft without it
     shown = ac.set_control(control, position)  # InvalidPositionError: the agent's mistake, reported as such
     pushed = ctl.momentary and position != ctl.default
     changed = pushed or (not ctl.momentary and shown != previous)

@@ -50,7 +50,7 @@ EXPECTED = {
     "unknown_variable.yaml": ["success[1].var: unknown state variable 'elec.ac_bus_one_powered'"],
     "unknown_world.yaml": [
         "initial_state.world.weather: unknown world control (valid: gpu_available, icing, oat_isa_dev_c, "
-        "ac_ess_auto_transfer)"],
+        "ac_ess_auto_transfer, min_safe_altitude_ft)"],
     "wrong_type_budget.yaml": [
         "budget.max_tool_calls: Input should be a valid integer, unable to parse string as an integer"],
 }
@@ -90,7 +90,7 @@ def test_a_scenario_whose_gate_fails_ends_invalid_before_the_agent_is_asked(tmp_
 def test_validate_reports_a_failed_gate_and_exits_1(capsys):
     assert main(["validate", str(GATE)]) == exitcodes.FAILED_CHECKS
     out = capsys.readouterr().out
-    assert "0 of 1 scenario(s) pass gate, success, compliance and order" in out
+    assert "0 of 1 scenario(s) pass gate, success, compliance, order and optional actions" in out
 
 
 def test_a_trigger_that_never_holds_makes_the_scenario_invalid_not_a_crash(tmp_path):

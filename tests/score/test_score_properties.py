@@ -134,7 +134,9 @@ def test_a_harmless_unnecessary_command_never_spoils_compliance(where, extra):
     cut = t.events.index(calls[min(where, len(calls) - 2)])
     added = gen1().set(control, position).events[-1]
     card = score_events([*t.events[:cut], added, *t.events[cut:]])
-    assert (card.extraneous, card.compliant_success) == (1, True)
+    # a diversion nobody needed is counted as a declaration, the others as extraneous; none fails
+    assert (card.extraneous, card.declarations, card.compliant_success) == (
+        (0, 1, True) if extra == "DIVERSION INITIATE" else (1, 0, True))
 
 
 @SETTINGS
