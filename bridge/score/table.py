@@ -55,7 +55,8 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     out = file or sys.stdout
     console = Console(file=out, highlight=False, soft_wrap=False)
     if not console.is_terminal:
-        console = Console(file=out, highlight=False, width=180, color_system=None)
+        # Wide enough for the longest scenario id beside every column (rich would cut the id short).
+        console = Console(file=out, highlight=False, width=230, color_system=None)
 
     crew = any(c.track == "crew" for c in cards)
 
