@@ -125,9 +125,9 @@ def test_validate_flies_every_adjacent_swap_and_names_an_order_the_file_leaves_f
     assert pull in src
     (tmp_path / "ok.yaml").write_text(src)
     assert main(["validate", str(tmp_path / "ok.yaml")]) == 0
-    assert "1 of 1 scenario(s) pass gate, success, compliance and order" in capsys.readouterr().out
+    assert "1 of 1 scenario(s) pass gate, success, compliance, order and optional actions" in capsys.readouterr().out
     (tmp_path / "free.yaml").write_text(src.replace(pull, ""))
     assert main(["validate", str(tmp_path / "free.yaml")]) == 1
     out = " ".join(capsys.readouterr().out.split())
     assert "order: FCU ALT KNOB PULL before FCU ALT FL100 must pass (no constraint), failed" in out
-    assert "0 of 1 scenario(s) pass gate, success, compliance and order" in out
+    assert "0 of 1 scenario(s) pass gate, success, compliance, order and optional actions" in out
