@@ -15,8 +15,10 @@ import pytest
 from a320bench.bridge.clients.fake_messages_api import FakeAnthropic
 from tests.fakes.node_tools import require
 
-# Claude Code offline: the environment bridge/clients/claude.py forces, plus no telemetry or error reports.
+# Claude Code offline: the environment bridge/clients/claude.py forces, plus no telemetry or error reports,
+# and no retries: a scripted 529 would otherwise cost minutes of Claude Code's backoff per test.
 OFFLINE_ENV = {
+    "CLAUDE_CODE_MAX_RETRIES": "0",
     "ANTHROPIC_API_KEY": "dummy",
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
     "DISABLE_TELEMETRY": "1",
