@@ -76,6 +76,7 @@ PER_EPISODE = 900  # within a scenario's largest tool-call budget (1,000)
 
 
 async def measure(calls: int) -> dict[str, float]:
+    from a320bench.bridge.agent_thread import reusing_agent_threads
     from a320bench.bridge.inprocess_episode import run_episode
     from a320bench.server.scenario.loader import load
     from a320bench.server.scenario.model import Budget
@@ -83,10 +84,11 @@ async def measure(calls: int) -> dict[str, float]:
 
     sc = load(SCENARIO).model_copy(update={"budget": Budget(max_tool_calls=1000, max_sim_time_s=3600)})
     timer = Timer()
-    while len(timer.times["agent"]) < calls:  # a fresh episode every PER_EPISODE calls, as runs do
-        timer.calls = min(PER_EPISODE, calls - len(timer.times["agent"]))
-        res = await run_episode(sc, timer, profile=load_profile("benchmark"), path=None)
-        assert res.error is None, res.error
+    with reusing_agent_threads():  # as `run` flies its episodes
+        while len(timer.times["agent"]) < calls:  # a fresh episode every PER_EPISODE calls, as runs do
+            timer.calls = min(PER_EPISODE, calls - len(timer.times["agent"]))
+            res = await run_episode(sc, timer, profile=load_profile("benchmark"), path=None)
+            assert res.error is None, res.error
     return {k: statistics.median(v) for k, v in timer.times.items()}
 
 

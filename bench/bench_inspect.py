@@ -36,6 +36,7 @@ OURS = """
 import json, sys, tempfile, time
 from pathlib import Path
 import anyio
+from a320bench.bridge.agent_thread import reusing_agent_threads
 from a320bench.bridge.inprocess_episode import run_episode
 from a320bench.server.scenario.loader import load
 from a320bench.server.scenario.model import Budget
@@ -60,7 +61,7 @@ class Reads:
 
 
 async def main():
-    with tempfile.TemporaryDirectory() as d:
+    with tempfile.TemporaryDirectory() as d, reusing_agent_threads():  # as `run` flies its episodes
         await run_episode(sc, Reads(), profile=profile, path=Path(d) / "warm.jsonl")
         t, c = time.perf_counter(), time.process_time()
         for i in range(k):

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import anyio
 
+from a320bench.bridge.agent_thread import reusing_agent_threads
 from a320bench.bridge.providers.scripted import ScriptedProvider
 from a320bench.bridge.inprocess_episode import run_episode
 from a320bench.server.scenario.harness import prepare
@@ -87,9 +88,10 @@ async def episodes(n: int, provider, out: Path | None, workers: int = 1) -> tupl
             calls += res.final["tool_calls_used"]
 
     t, cpu = time.perf_counter(), time.process_time()
-    async with anyio.create_task_group() as tg:
-        for i in range(n):
-            tg.start_soon(one, i)
+    with reusing_agent_threads():  # as `run` flies its episodes
+        async with anyio.create_task_group() as tg:
+            for i in range(n):
+                tg.start_soon(one, i)
     return time.perf_counter() - t, calls, time.process_time() - cpu
 
 

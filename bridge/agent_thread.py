@@ -24,8 +24,8 @@ import asyncio
 import contextvars
 import socket
 import threading
-from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, AsyncIterator, Iterator
 
 import anyio
 from anyio.abc import SocketStream
@@ -39,10 +39,11 @@ class AgentRun:
     """How the agent's run() ended, written by its thread: what it returned, what it raised (`error`),
     or what failed around it (`fault`: the connection, the thread itself)."""
 
-    __slots__ = ("returned", "error", "fault", "_lock", "_stopping", "_loop", "_task")
+    __slots__ = ("returned", "error", "fault", "leftovers", "_lock", "_stopping", "_loop", "_task")
 
     def __init__(self) -> None:
         self.returned: Any = None
+        self.leftovers = 0  # tasks and timers the agent left that outlived the cancel at its episode's end
         self.error: BaseException | None = None
         self.fault: BaseException | None = None
         self._lock = threading.Lock()
@@ -74,33 +75,97 @@ async def serve_agent_apart(server: Any, agent: Any, journal: Any, view_fields: 
     `view_fields`: the view's plain values (task prompt, instructions, run index, episode id, seed)."""
     harness_end, agent_end = socket.socketpair()
     run = AgentRun()
-    thread = threading.Thread(target=_agent_thread, args=(agent, agent_end, journal, run, view_fields),
-                              name="a320bench-agent", daemon=True)
+    pool = _POOL.get()
+    worker: _Worker | None = None
     stream: SocketStream | None = None
+    eof = False
     try:
         stream = await SocketStream.from_socket(harness_end)
-        thread.start()
+        worker = _take_worker(pool)
+        worker.start(agent, agent_end, journal, run, view_fields)
         lowlevel = server._lowlevel_server
-        # Returns at EOF: the agent's thread has closed its end, its last act.
+        # Returns at EOF: the agent's side has closed its end, the last act of its episode.
         await lowlevel.run(LineReader(stream), LineWriter(stream), lowlevel.create_initialization_options())
+        eof = True
     except BaseException:  # cancelled (the run was interrupted), or the server failed: stop the agent too
         run.stop()
-        if stream is not None and thread.is_alive():
+        if stream is not None and worker is not None and worker.started:
             with anyio.CancelScope(shield=True), anyio.move_on_after(STOP_GRACE_S) as waited:
                 await _until_eof(stream)
-            if not waited.cancelled_caught:  # EOF: the thread is at its very end
-                thread.join()
+            eof = not waited.cancelled_caught  # EOF: the episode's job is at its very end
         raise
     finally:
-        if not thread.is_alive() and thread.ident is None:  # never started: its end is still ours
+        if worker is None or not worker.started:  # the agent's side never ran: its end is still ours
             agent_end.close()
         with anyio.CancelScope(shield=True):
             if stream is not None:
                 await stream.aclose()
             else:
                 harness_end.close()
-    thread.join()
+        if worker is not None:
+            # Back to the run's pool only after a clean end: nothing of this episode left on its loop.
+            if pool is not None and eof and run.leftovers == 0 and worker.started:
+                pool.append(worker)
+            else:
+                worker.retire(join=eof)  # an agent that ignores the cancel is left on its daemon thread
     return run
+
+
+class _Worker:
+    """The harness's handle on an agent thread and its event loop. The thread is handed the loop and,
+    per episode, that episode's agent-side objects: never this handle, nor anything else of here."""
+
+    __slots__ = ("thread", "loop", "started")
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=_agent_thread, args=(self.loop,), name="a320bench-agent", daemon=True)
+        self.started = False
+        self.thread.start()
+
+    def start(self, *job: Any) -> None:
+        # A fresh context for the job: nothing of the harness's context variables comes along.
+        self.loop.call_soon_threadsafe(_start_job, *job, context=contextvars.Context())
+        self.started = True
+
+    def retire(self, join: bool) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+        except RuntimeError:  # its loop has closed already
+            pass
+        if join:
+            self.thread.join()
+
+
+def _take_worker(pool: list[_Worker] | None) -> _Worker:
+    while pool:
+        worker = pool.pop()
+        if worker.thread.is_alive() and not worker.loop.is_closed():
+            worker.started = False
+            return worker
+    return _Worker()
+
+
+# The run's pool of idle agent threads (see reusing_agent_threads); None: a thread per episode.
+_POOL: contextvars.ContextVar[list[_Worker] | None] = contextvars.ContextVar("a320bench_agent_pool", default=None)
+
+
+@contextmanager
+def reusing_agent_threads() -> Iterator[None]:
+    """Episodes run inside reuse agent threads and their event loops, one after another: a thread and a
+    loop cost less than the episode's MCP handshake, but a run pays them per episode otherwise. Each
+    episode still gets a new socket pair, a new MCP session and a fresh context, and its job cancels
+    whatever its agent left running before it closes its end; a thread whose agent left anything behind
+    is not reused. When the block ends, every idle agent thread stops."""
+    pool: list[_Worker] = []
+    token = _POOL.set(pool)
+    try:
+        yield
+    finally:
+        _POOL.reset(token)
+        for worker in pool:
+            worker.retire(join=True)
+        pool.clear()
 
 
 async def _until_eof(stream: SocketStream) -> None:
@@ -111,21 +176,57 @@ async def _until_eof(stream: SocketStream) -> None:
         pass
 
 
-def _agent_thread(agent: Any, sock: socket.socket, journal: Any, run: AgentRun, view_fields: dict[str, Any]) -> None:
+def _agent_thread(loop: asyncio.AbstractEventLoop) -> None:
+    """An agent thread: its own event loop, running one episode's job after another until retired."""
+    asyncio.set_event_loop(loop)
     try:
-        # A fresh context: nothing of the harness's context variables comes along.
-        contextvars.Context().run(anyio.run, _agent_main, agent, sock, journal, run, view_fields)
-    except BaseException as e:  # the loop itself failed, or the agent's task was cancelled
+        loop.run_forever()
+    finally:
+        try:  # as asyncio.run ends: whatever is left is cancelled and awaited
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            if left:
+                loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.run_until_complete(loop.shutdown_default_executor())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
+
+def _start_job(agent: Any, sock: socket.socket, journal: Any, run: AgentRun, view_fields: dict[str, Any]) -> None:
+    asyncio.get_running_loop().create_task(_job(agent, sock, journal, run, view_fields),
+                                           context=contextvars.Context())
+
+
+async def _job(agent: Any, sock: socket.socket, journal: Any, run: AgentRun, view_fields: dict[str, Any]) -> None:
+    """One episode on an agent thread: the agent's run over a session on `sock`, then nothing of it left."""
+    try:
+        if run.started():
+            await _fly(_over_socket(sock), agent, journal, run, view_fields)
+    except BaseException as e:  # the agent's task was cancelled, or the job itself failed
         if run.error is None and run.fault is None:
             run.fault = e
     finally:
-        sock.close()  # the harness reads EOF: this thread is done
+        try:
+            run.leftovers = await _cancel_leftovers()
+        finally:
+            sock.close()  # the harness reads EOF: this episode's job is done
 
 
-async def _agent_main(agent: Any, sock: socket.socket, journal: Any, run: AgentRun,
-                      view_fields: dict[str, Any]) -> None:
-    if run.started():
-        await _fly(_over_socket(sock), agent, journal, run, view_fields)
+async def _cancel_leftovers() -> int:
+    """Cancel the tasks the agent left running and wait for them (a bounded time): how many did not end,
+    timers it left scheduled included. Only this job runs on the loop, so every other task is its own."""
+    me = asyncio.current_task()
+    left = [t for t in asyncio.all_tasks() if t is not me]
+    for task in left:
+        task.cancel()
+    pending: set[asyncio.Task[Any]] = set()
+    if left:
+        _, pending = await asyncio.wait(left, timeout=STOP_GRACE_S)
+    timers = [h for h in getattr(asyncio.get_running_loop(), "_scheduled", ()) if not h.cancelled()]
+    return len(pending) + len(timers)
 
 
 async def run_agent_here(server: Any, agent: Any, journal: Any, view_fields: dict[str, Any]) -> AgentRun:

@@ -82,6 +82,8 @@ class LocalExecutor:
     async def _inline(self, chains: Sequence[Chain], job: RunJob, state: RunState) -> None:
         import anyio
 
+        from ..agent_thread import reusing_agent_threads
+
         limiter = anyio.CapacityLimiter(self.workers)
 
         async def one(chain: Chain) -> None:
@@ -89,9 +91,10 @@ class LocalExecutor:
                 await run_chain(chain, job, on_result=state.record, may_start=state.may_start,
                                 on_storage=state.refuse_storage)
 
-        async with anyio.create_task_group() as tg:
-            for chain in chains:
-                tg.start_soon(one, chain)
+        with reusing_agent_threads():
+            async with anyio.create_task_group() as tg:
+                for chain in chains:
+                    tg.start_soon(one, chain)
 
 
 class _Worker:

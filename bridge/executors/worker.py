@@ -46,8 +46,9 @@ def main(argv: list[str]) -> None:
     import anyio
 
     from .. import console
+    from ..agent_thread import reusing_agent_threads
 
-    with console.scope():
+    with console.scope(), reusing_agent_threads():
         job, concurrency = first[1], first[2]  # unpickling the job imports what the provider needs (seconds)
         console.add_secrets(job.scrubber.secrets)
         _load_episode_code()

@@ -1,8 +1,11 @@
 """An in-process agent runs on its own thread and event loop (bridge/agent_thread.py): the episode ends
-the same ways as before, no agent thread outlives its episode, and a cancelled episode stops its agent."""
+the same ways as before, no agent thread outlives its episode (its run, when the run reuses them), and a
+cancelled episode stops its agent."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import functools
 import json
 import threading
@@ -177,3 +180,96 @@ def test_a_plug_in_cannot_claim_the_harness_loop(tmp_path):
     res, harness_thread = anyio.run(main)
     assert res.reason == "agent_done"
     assert agent.agent.thread not in (None, harness_thread)
+
+
+# A run reuses its agent threads (agent_thread.reusing_agent_threads): one episode after another on
+# the same thread and loop, each with its own session and context, nothing of one left for the next.
+
+MARK: contextvars.ContextVar[str] = contextvars.ContextVar("mark", default="unset")
+
+
+class Leaver:
+    """Notes its thread, loop, context and the other tasks of its loop; leaves a task (or a timer) behind."""
+
+    name, model = "leaver", None
+
+    def __init__(self, leave: str | None) -> None:
+        self.leave = leave
+        self.seen: dict[str, Any] = {}
+        self.left: asyncio.Task[None] | None = None
+
+    def meta(self) -> dict[str, Any]:
+        return {}
+
+    async def run(self, view: Any) -> None:
+        me = asyncio.current_task()
+        # The objects themselves, not ids: a retired thread's ident may be the next thread's.
+        self.seen.update(thread=threading.current_thread(), loop=asyncio.get_running_loop(), mark=MARK.get(),
+                         others=sorted(t.get_coro().__qualname__ for t in asyncio.all_tasks() if t is not me))
+        MARK.set("set by an earlier episode")
+        await view.tools.call("read_ecam")
+        if self.leave == "task":
+            self.left = asyncio.get_running_loop().create_task(asyncio.sleep(3600))
+        elif self.leave == "timer":
+            asyncio.get_running_loop().call_later(3600, print, "late")
+        await view.tools.call("report_done", {"diagnosis": "GEN 1 fault", "actions_summary": "none"})
+
+
+def _fly_in_a_run(agents: list[Leaver], tmp_path: Path) -> list[Any]:
+    async def main() -> list[Any]:
+        with agent_thread.reusing_agent_threads():
+            out = [await run_episode(SCENARIO, a, profile=load_profile("benchmark"), path=tmp_path / f"{i}.jsonl",
+                                     run_index=i) for i, a in enumerate(agents)]
+            out.append(len(agent_threads()))
+        return out
+
+    return anyio.run(main)
+
+
+def test_a_run_flies_its_episodes_on_one_agent_thread_and_none_outlives_the_run(tmp_path):
+    agents = [Leaver(None), Leaver(None), Leaver(None)]
+    *results, threads_during_run = _fly_in_a_run(agents, tmp_path)
+    assert [(r.reason, r.error) for r in results] == [("agent_done", None)] * 3
+    assert agents[0].seen["thread"] is agents[1].seen["thread"] is agents[2].seen["thread"]
+    assert agents[0].seen["loop"] is agents[1].seen["loop"] is agents[2].seen["loop"]
+    assert [a.seen["mark"] for a in agents] == ["unset"] * 3  # a fresh context per episode
+    assert threads_during_run == 1
+    assert agent_threads() == []
+
+
+def test_a_task_an_agent_leaves_running_is_cancelled_at_its_episodes_end_and_the_thread_is_reused(tmp_path):
+    agents = [Leaver("task"), Leaver(None)]
+    *results, _ = _fly_in_a_run(agents, tmp_path)
+    assert [r.reason for r in results] == ["agent_done", "agent_done"]
+    assert agents[0].left is not None and agents[0].left.cancelled()
+    # The next episode's agent finds only its own session's tasks on the loop, as the first one did.
+    assert agents[1].seen["others"] == agents[0].seen["others"] == ["TaskHandle._run_coro"]
+    assert agents[1].seen["thread"] is agents[0].seen["thread"]
+    assert agent_threads() == []
+
+
+def test_an_agent_thread_whose_agent_left_a_timer_is_not_reused(tmp_path):
+    agents = [Leaver("timer"), Leaver(None)]
+    *results, _ = _fly_in_a_run(agents, tmp_path)
+    assert [r.reason for r in results] == ["agent_done", "agent_done"]
+    assert agents[1].seen["thread"] is not agents[0].seen["thread"]
+    assert agents[0].seen["loop"].is_closed()
+    assert agent_threads() == []
+
+
+def test_a_reused_agent_thread_leads_the_next_episodes_agent_to_nothing_of_the_harness(tmp_path):
+    from tests.bridge.test_provider_view import Snoop, assert_found_nothing
+
+    snoops = [Snoop(), Snoop()]
+
+    async def main() -> tuple[list[Any], int]:
+        with agent_thread.reusing_agent_threads():
+            out = [await run_episode(SCENARIO, s, profile=load_profile("benchmark"), path=tmp_path / f"{i}.jsonl",
+                                     run_index=i) for i, s in enumerate(snoops)]
+        return out, id(asyncio.get_running_loop())
+
+    results, harness_loop = anyio.run(main)
+    assert [r.reason for r in results] == ["agent_done", "agent_done"]
+    assert snoops[0].seen["agent_loop"] == snoops[1].seen["agent_loop"]  # the same loop, reused
+    for snoop in snoops:
+        assert_found_nothing(snoop.seen, harness_loop)
