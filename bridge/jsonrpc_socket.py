@@ -9,15 +9,18 @@ does (bridge/agent_thread.py), when its side is done.
 
 from __future__ import annotations
 
+import re
 from types import TracebackType
 from typing import Any
 
 import anyio
 import mcp_types
+import orjson
 from anyio.abc import SocketStream
 from mcp.shared.message import SessionMessage
 
 _CHUNK_BYTES = 1 << 16
+_LONG_NUMBER = re.compile(rb"\d{19}")
 
 
 class LineReader:
@@ -38,10 +41,7 @@ class LineReader:
                 raise anyio.EndOfStream from None
         line = bytes(self._buffer[:end])
         del self._buffer[:end + 1]
-        try:
-            return SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-        except Exception as e:  # a malformed line costs that message, not the connection
-            return e
+        return _parse(line)
 
     def __aiter__(self) -> LineReader:
         return self
@@ -61,6 +61,23 @@ class LineReader:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         pass
+
+
+def _parse(line: bytes) -> SessionMessage | Exception:
+    # orjson, then the models from Python values: 7x pydantic's own JSON parsing on a tool listing
+    # (25 vs 170 us), 2x on a tool result, the same message. Not for a line with a number of 19 digits
+    # or more (orjson reads an integer beyond 64 bits as a float), nor one either refuses: those go the
+    # SDK's way, so values and what a malformed line raises stay the SDK's own.
+    if _LONG_NUMBER.search(line) is None:
+        try:
+            return SessionMessage(mcp_types.jsonrpc_message_adapter.validate_python(orjson.loads(line),
+                                                                                   by_name=False))
+        except Exception:
+            pass
+    try:
+        return SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except Exception as e:  # a malformed line costs that message, not the connection
+        return e
 
 
 class LineWriter:
