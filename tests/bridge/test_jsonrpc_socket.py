@@ -20,6 +20,7 @@ LINES = [
     b'{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{}}',
     b'{"jsonrpc":"2.0","id":2,"result":{"structuredContent":{"n":-123456789012345678901234567890}}}',
     b'{"jsonrpc":"2.0","id":2,"result":{"structuredContent":{"n":18446744073709551615,"f":0.1}}}',
+    b'{"jsonrpc":"2.0","id":2,"result":{"structuredContent":{"n":-123456789012345678,"f":1e300}}}',
 ]
 
 
