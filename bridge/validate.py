@@ -36,7 +36,10 @@ def run_validate(args) -> int:
 
     import anyio
 
-    rows = anyio.run(_fly_all, scenarios)
+    from .agent_thread import reusing_agent_threads
+
+    with reusing_agent_threads():  # several episodes a scenario: one agent thread for them all
+        rows = anyio.run(_fly_all, scenarios)
     from rich.console import Console
     from rich.table import Table
 
