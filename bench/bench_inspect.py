@@ -33,7 +33,7 @@ PEER_VERSION = "0.3.285"
 PEER_VENV = ROOT / ".cache" / f"inspect-ai-{PEER_VERSION}"
 
 OURS = """
-import json, sys, tempfile, time
+import gc, json, sys, tempfile, time
 from pathlib import Path
 import anyio
 from a320bench.bridge.agent_thread import reusing_agent_threads
@@ -63,6 +63,7 @@ class Reads:
 async def main():
     with tempfile.TemporaryDirectory() as d, reusing_agent_threads():  # as `run` flies its episodes
         await run_episode(sc, Reads(), profile=profile, path=Path(d) / "warm.jsonl")
+        gc.freeze()  # as run does once the episode code is loaded (bridge/executors)
         t, c = time.perf_counter(), time.process_time()
         for i in range(k):
             await run_episode(sc, Reads(), profile=profile, path=Path(d) / f"{i}.jsonl", run_index=i)

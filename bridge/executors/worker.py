@@ -13,6 +13,7 @@ driver copies to its own, scrubbed of the run's secrets.
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import signal
 import sys
@@ -52,6 +53,9 @@ def main(argv: list[str]) -> None:
         job, concurrency = first[1], first[2]  # unpickling the job imports what the provider needs (seconds)
         console.add_secrets(job.scrubber.secrets)
         _load_episode_code()
+        # What is loaded by now lives as long as this process: a full collection need not walk it
+        # (one took ~70 ms of CPU every few dozen episodes).
+        gc.freeze()
         channel_out.write(frames.encode(("ready",)))
         channel_out.flush()
         anyio.run(_serve, job, concurrency, channel_in, channel_out)
