@@ -7,7 +7,8 @@
                                     (<out>/learning/<label>__runNNN.json)
     --shard i/n                     whole chains: run index r belongs to shard r % n (a chain is
                                     never split, its store is never shared between shards)
-    resume                          a chain skips its longest complete prefix and flies the rest again
+    resume                          a chain skips its longest prefix that stands (each trajectory complete
+                                    and its saves committed to the store) and flies the rest again
                                     (a later episode learned from the episodes before it: once one of
                                     them is flown again, so are the ones after it); --force: all of it
     a chain stops                   at an episode that did not end as the agent's result (its saves
@@ -58,20 +59,21 @@ def learning_plan(scenarios: list[Any], runs: int, out: Path, label: str, top_k:
                 refuse_links(out, path)
             except LinkRefused as e:
                 raise OutputError(f"--out {out}: {e}") from None
-        start = 0
-        if not force:
-            while start < len(paths) and paths[start].exists() and is_complete(paths[start]):
-                start += 1
-        plan.skipped += [(sc.id, r) for sc in scenarios[:start]]
-        if start == len(paths):
-            continue
         store = ChainStore(store_path(out, label, r), order, top_k)
         try:
-            LearningStore.open(store.path, list(order), top_k)  # refused here, before anything flies
+            on_disk = LearningStore.open(store.path, list(order), top_k)  # refused here, before anything flies
         except StoreMismatch as e:
             raise UsageError(f"--out {out}: {e}") from None
         except (OSError, ValueError) as e:
             raise OutputError(f"--out {out}: cannot read the learning store {store.path}: {e}") from None
+        start = 0
+        if not force:  # an episode stands if its trajectory is complete and its saves are in the store
+            while start < len(paths) and paths[start].exists() and is_complete(paths[start]) \
+                    and on_disk.stands(start):
+                start += 1
+        plan.skipped += [(sc.id, r) for sc in scenarios[:start]]
+        if start == len(paths):
+            continue
         episodes = []
         for k in range(start, len(paths)):
             episodes.append(Planned(len(plan.episodes), scenarios[k], r, paths[k], position=k))

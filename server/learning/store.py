@@ -12,7 +12,11 @@ episode an entry came from, its position in the chain) stays on this side;
 
 An episode's saves are pending until the episode ends: committed when it ended as
 the agent's result, dropped when it did not (a harness error, an interrupt), so
-that the episode flown again on resume starts from the same store. Retrieval is
+that the episode flown again on resume starts from the same store. The store also
+names the chain positions whose episodes committed (`committed`): a trajectory is
+complete a moment before its commit, so a run killed in between leaves an episode
+that stands on disk but whose saves the store lacks; resume flies such an episode
+again (bridge/learning_track.py) rather than skip it. Retrieval is
 deterministic: BM25+ (rank-bm25) over lower-case word tokens, entries sharing no
 word with the query left out, ties to the newer entry, at most `top_k`.
 """
@@ -26,7 +30,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-STORE_SCHEMA_VERSION = 1
+STORE_SCHEMA_VERSION = 2  # 2: `committed` positions (a schema-1 store has none: see `committed`)
 MAX_TEXT_CHARS = 2000
 MAX_SAVES_PER_EPISODE = 10
 OFFICIAL_TOP_K = 3
@@ -70,6 +74,9 @@ class LearningStore:
         self.order = list(order)
         self.top_k = top_k
         self.entries: list[Entry] = list(entries or [])
+        # Chain positions whose episodes committed. None: a schema-1 store, which did not say (resume
+        # then trusts the trajectories on disk, as it did when that store was written).
+        self.committed: set[int] | None = set()
 
     @classmethod
     def open(cls, path: Path, order: list[str], top_k: int) -> LearningStore:
@@ -81,11 +88,18 @@ class LearningStore:
                 raise StoreMismatch(f"{path} was built for another selection of scenarios (or another order): "
                                     "use another --out, or --force to start the chain again")
             store.entries = [Entry(**e) for e in data.get("entries", [])]
+            store.committed = set(data["committed"]) if "committed" in data else None
         return store
+
+    def stands(self, position: int) -> bool:
+        """Did the episode at `position` commit (its saves, if any, are in the store)?"""
+        return self.committed is None or position in self.committed
 
     def rewind(self, position: int) -> None:
         """Forget what episodes from `position` on saved: they are flown again."""
         self.entries = [e for e in self.entries if e.position < position]
+        self.committed = {p for p in self.committed if p < position} if self.committed is not None \
+            else set(range(position))  # a schema-1 store: the trajectories said the earlier ones stood
 
     def begin(self, episode: str, position: int) -> EpisodeLearnings:
         self.rewind(position)
@@ -97,7 +111,8 @@ class LearningStore:
         from ..trajectory import write_json_atomic
 
         write_json_atomic(self.path, {"schema_version": STORE_SCHEMA_VERSION, "order_sha256": order_hash(self.order),
-                                      "top_k": self.top_k, "entries": [asdict(e) for e in self.entries]})
+                                      "top_k": self.top_k, "entries": [asdict(e) for e in self.entries],
+                                      "committed": sorted(self.committed or ())})
 
 
 class EpisodeLearnings:
@@ -143,6 +158,7 @@ class EpisodeLearnings:
     def commit(self) -> None:
         """The episode ended as the agent's result: its saves join the store (written to disk)."""
         self.store.entries = self.at_start + self.pending
+        self.store.committed = (self.store.committed or set()) | {self.position}
         self.store.save()
 
     def describe(self) -> dict[str, Any]:

@@ -122,6 +122,66 @@ def test_resume_flies_a_chain_again_from_its_first_episode_without_a_result(repe
     assert [c.compliant_success for c in cards(out)] == [False, True, True]
 
 
+KILL_AT_COMMIT = """
+import os, signal, sys
+from a320bench.server.learning.store import EpisodeLearnings
+from a320bench.bridge.cli import main
+
+commit = EpisodeLearnings.commit
+
+def killed_before_commit(self):
+    if self.position == 1:  # the episode's trajectory is complete; its saves are not in the store yet
+        os.kill(os.getpid(), signal.SIGKILL)
+    commit(self)
+
+EpisodeLearnings.commit = killed_before_commit
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_kill_between_an_episodes_end_and_its_commit_flies_that_episode_again(repeated, tmp_path, capsys):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.bridge.learning_bed import ROOT
+
+    out = tmp_path / "out"
+    argv = ["run", "--profile", "learning", "--agent", LEARNER, "--scenario", str(repeated), "--out", str(out),
+            "--no-progress"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT.parent)}
+    killed = subprocess.run([sys.executable, "-c", KILL_AT_COMMIT, *argv], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    second = out / "again_2" / "Learner__run000.jsonl"
+    assert json.loads(second.read_text().splitlines()[-1])["type"] == "final"  # it stands on disk...
+    store = json.loads((out / "learning" / "Learner__run000.json").read_text())
+    assert (store["committed"], [e["position"] for e in store["entries"]]) == ([0], [0])  # ...its saves do not
+    assert run(repeated, out) == exitcodes.OK
+    assert "1 episode(s) already complete" in capsys.readouterr().err  # the first one only
+    assert run(repeated, tmp_path / "whole") == exitcodes.OK  # the same run, never interrupted
+    for n in (1, 2, 3):
+        rel = Path(f"again_{n}") / "Learner__run000.jsonl"
+        assert stable(events(out / rel)) == stable(events(tmp_path / "whole" / rel)), rel
+    assert (out / "learning" / "Learner__run000.json").read_text() == \
+        (tmp_path / "whole" / "learning" / "Learner__run000.json").read_text()
+    assert [c.compliant_success for c in cards(out)] == [False, True, True]
+
+
+def test_a_schema_1_store_without_committed_positions_trusts_the_trajectories(repeated, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert run(repeated, out) == exitcodes.OK
+    path = out / "learning" / "Learner__run000.json"
+    doc = json.loads(path.read_text())
+    assert doc["committed"] == [0, 1, 2]
+    del doc["committed"]
+    path.write_text(json.dumps(doc | {"schema_version": 1}))
+    capsys.readouterr()
+    assert run(repeated, out) == exitcodes.OK
+    assert "3 episode(s) already complete" in capsys.readouterr().err
+
+
 def test_learning_episodes_reproduce_under_score_verify(repeated, tmp_path, capsys):
     assert run(repeated, tmp_path / "out") == exitcodes.OK
     capsys.readouterr()
