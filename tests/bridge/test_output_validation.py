@@ -17,6 +17,7 @@ from a320bench.bridge.inprocess_episode import run_episode
 from a320bench.server.scenario.loader import load
 from a320bench.server.surface.profiles import load_profile
 from a320bench.server.surface.registry import TOOL_NAMES, get_tool
+from tests.bridge.test_agent_thread import Reader
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = {n: get_tool(n).output_schema for n in TOOL_NAMES if get_tool(n).output_schema is not None}
@@ -48,14 +49,8 @@ def test_on_odd_results_the_fast_validator_gives_the_sdks_verdict_and_message(na
         assert (got is None, str(got)) == (want is None, str(want)), (name, instance)
 
 
-class Reader:
-    name, model = "reader", None
-
-    def __init__(self) -> None:
-        self.seen: dict[str, Any] = {}
-
-    def meta(self) -> dict[str, Any]:
-        return {}
+class ValidatorReader(Reader):
+    """Reads the ECAM, notes how its session checked the result, reports done."""
 
     async def run(self, view: Any) -> None:
         out = await view.tools.call("read_ecam")
@@ -67,7 +62,7 @@ class Reader:
 
 
 def test_an_agents_session_checks_real_results_with_the_fast_validator(tmp_path):
-    agent = Reader()
+    agent = ValidatorReader()
     sc = load(ROOT / "scenarios" / "elec" / "gen1_fault_reset_fails.yaml")
     res = anyio.run(lambda: run_episode(sc, agent, profile=load_profile("benchmark"), path=tmp_path / "t.jsonl"))
     assert res.reason == "agent_done"
