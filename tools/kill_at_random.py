@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shlex
 import shutil
 import signal
@@ -46,7 +47,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "scenarios"
 # Event keys that hold wall-clock values or versions: they may differ between two runs.
-VOLATILE_EVENT_KEYS = {"ts", "wall_ms", "latency_ms", "versions", "started_at", "ended_at", "duration_s"}
+VOLATILE_EVENT_KEYS = {"ts", "wall_ms", "wall_s", "latency_ms", "versions", "started_at", "ended_at", "duration_s",
+                       "agent_episode_id"}  # a client's episode id: random per episode, by design
+# A client's server URL: a fresh port and the random episode id.
+CLIENT_URL = re.compile(r"http://127\.0\.0\.1:\d+/[0-9a-f]{16}/mcp")
 # Score card keys that name where a file is or when it was written.
 VOLATILE_CARD_KEYS = {"path", "identity"}
 MAX_KILLS = 3
@@ -61,6 +65,7 @@ class Config:
     args: list[str]
     env: dict[str, str] = field(default_factory=dict)
     client_tag: bool = False  # the command carries a {tag} placeholder: the client's processes hold it
+    volatile: frozenset[str] = frozenset()  # more keys that may differ between two uninterrupted runs
 
 
 def scenario_folder(work: Path) -> Path:
@@ -87,7 +92,7 @@ def learning_folder(work: Path) -> Path:
     return folder
 
 
-def configs(work: Path) -> dict[str, Config]:
+def configs(work: Path, *wanted: Any) -> dict[str, Config]:
     small = str(scenario_folder(work))
     agent = ROOT / "tests" / "clients" / "sandboxed_agent.py"
     procedure = [["read_ecam", {}],
@@ -113,8 +118,27 @@ def configs(work: Path) -> dict[str, Config]:
         "d-client-cmd": Config("d-client-cmd", ["--scenario", gen1, "--client", "cmd", "--client-cmd", client_cmd,
                                                 "--runs", "2", "--workers", "2"], client_tag=True),
         "d-offline-demo": Config("d-offline-demo", ["--scenario", gen1, "--client", "claude", "--offline-demo",
-                                                    "--runs", "2", "--workers", "2"]),
-    }
+                                                    "--runs", "2", "--workers", "2"],
+                                 {"A320_BENCH_NODE_TOOLS": os.environ.get("A320_BENCH_NODE_TOOLS",
+                                                                          "/work/main/.cache/node-tools")}),
+    } | ({"e-litellm": litellm_config(work, small)} if "e-litellm" in str(wanted) else {})
+
+
+def litellm_config(work: Path, scenarios: str) -> Config:
+    """A litellm model against the tests' fake OpenAI server, started here for the whole session: it
+    answers every request with the same tool call, so an episode flies to its tool-call budget
+    whatever the order of the requests. Its token counts number the requests it has served, so they
+    are not compared."""
+    sys.path.insert(0, str(ROOT))
+    from tests.fakes.openai_server import FakeOpenAI, tool_call
+
+    fake = FakeOpenAI([{"tool_calls": [tool_call("read_ecam", {})]}], repeat_last=True).__enter__()
+    env_file = work / "fake.env"
+    env_file.write_text("OPENAI_API_KEY=sk-fake-for-kill-trials\n")
+    return Config("e-litellm", ["--scenario", scenarios, "--model", "openai/fake-model", "--env-file", str(env_file),
+                                "--sampling", json.dumps({"api_base": fake.url}), "--runs", "1", "--workers", "2"],
+                  volatile=frozenset({"usage", "input_tokens", "output_tokens", "cost_usd", "id", "tool_call_id",
+                                      "response_id"}))
 
 
 # --- processes ---------------------------------------------------------------------------------------------
@@ -218,25 +242,26 @@ def strip(value: Any, volatile: set[str]) -> Any:
     return value
 
 
-def score_json(out: Path) -> Any:
+def score_json(out: Path, volatile: set[str]) -> Any:
     p = subprocess.run([sys.executable, "-m", "a320bench", "score", "--json", str(out)], cwd=ROOT,
                        capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         return {"score exit": p.returncode, "stderr": p.stderr.strip().splitlines()[-3:]}
     doc = json.loads(p.stdout)
     doc.get("plan", {}).pop("records", None)  # the run records: one per invocation, named by its time
-    return strip(doc, VOLATILE_CARD_KEYS | VOLATILE_EVENT_KEYS)
+    return strip(doc, VOLATILE_CARD_KEYS | volatile)
 
 
 def files(out: Path) -> set[str]:
     return {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and not p.name.startswith("run-")}
 
 
-def trajectory(path: Path) -> list[Any]:
+def trajectory(path: Path, marker: str, volatile: set[str]) -> list[Any]:
     events = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    text = CLIENT_URL.sub("URL", path.read_text(encoding="utf-8").replace(marker, "TAG"))
+    for line in text.splitlines():
         try:
-            events.append(strip(json.loads(line), VOLATILE_EVENT_KEYS))
+            events.append(strip(json.loads(line), volatile))
         except json.JSONDecodeError:
             events.append({"unparsable line": line[:80]})
     return events
@@ -269,18 +294,19 @@ def short(v: Any) -> str:
     return text if len(text) <= 100 else text[:97] + "..."
 
 
-def compare(ref: Path, got: Path) -> list[str]:
+def compare(ref: Path, ref_marker: str, got: Path, got_marker: str, more_volatile: frozenset[str]) -> list[str]:
+    volatile = VOLATILE_EVENT_KEYS | more_volatile
     problems = []
     a_files, b_files = files(ref), files(got)
     if a_files != b_files:
         problems.append(f"files: missing {sorted(a_files - b_files)}, extra {sorted(b_files - a_files)}")
-    d = first_difference(score_json(ref), score_json(got))
+    d = first_difference(score_json(ref, volatile), score_json(got, volatile))
     if d:
         problems.append(f"score --json{d}")
     for rel in sorted(a_files & b_files):
         a, b = ref / rel, got / rel
         if rel.endswith(".jsonl"):
-            d = first_difference(trajectory(a), trajectory(b))
+            d = first_difference(trajectory(a, ref_marker, volatile), trajectory(b, got_marker, volatile))
             if d:
                 problems.append(f"{rel}{d}")
         elif rel.startswith("learning/") and a.read_bytes() != b.read_bytes():
@@ -291,7 +317,8 @@ def compare(ref: Path, got: Path) -> list[str]:
 
 # --- trials ------------------------------------------------------------------------------------------------
 
-def trial(cfg: Config, sig: signal.Signals, seed: int, ref: Path, ref_wall_s: float, work: Path) -> str:
+def trial(cfg: Config, sig: signal.Signals, seed: int, ref: Path, ref_marker: str, ref_wall_s: float,
+          work: Path) -> str:
     rng = random.Random(seed)
     kills = rng.randint(1, MAX_KILLS)
     delays = [round(rng.uniform(0.0, ref_wall_s), 3) for _ in range(kills)]
@@ -319,7 +346,7 @@ def trial(cfg: Config, sig: signal.Signals, seed: int, ref: Path, ref_wall_s: fl
     if left:
         problems.append(f"after the resume: {len(left)} process(es) survive: {left[:3]}")
         reap(marker)
-    problems += compare(ref, out)
+    problems += compare(ref, ref_marker, out, marker, cfg.volatile)
     verdict = "OK" if not problems else "MISMATCH " + " ;; ".join(problems)
     if not problems:
         shutil.rmtree(out, ignore_errors=True)
@@ -337,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     work = a.work or Path(tempfile.mkdtemp(prefix="a320-killer-"))
     work.mkdir(parents=True, exist_ok=True)
-    known = configs(work)
+    known = configs(work, a.replay[0] if a.replay else None, a.config)
     if a.replay:
         names, sigs = [a.replay[0]], [signal.Signals[a.replay[1]]]
     else:
@@ -361,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         for sig in sigs:
             seeds = [int(a.replay[2])] if a.replay else [rng.randrange(1 << 30) for _ in range(a.trials)]
             for seed in seeds:
-                line = trial(cfg, sig, seed, ref, whole.wall_s, work)
+                line = trial(cfg, sig, seed, ref, marker, whole.wall_s, work)
                 mismatches += "MISMATCH" in line
                 print(line, flush=True)
     print(f"{mismatches} mismatch(es)", flush=True)
