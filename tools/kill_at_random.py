@@ -8,7 +8,8 @@ process behind. The tests check chosen kill points; this draws them at random.
 
 Per configuration: one uninterrupted reference run (its wall time is the range the kill
 instants are drawn from), then per signal K trials. A trial starts the same command in a
-fresh --out, sends the signal after a random delay, waits for the run to end, checks that
+fresh --out, sends the signal after a random delay (SIGINT to the process group, as a
+terminal's Ctrl-C does; SIGTERM and SIGKILL to the driver alone, as `kill` does), waits for the run to end, checks that
 no process of it survives, and does that again up to 3 times in a row (the count drawn
 too) before a last, uninterrupted resume. Then it compares with the reference:
 
@@ -218,7 +219,10 @@ def run_killed(cfg: Config, out: Path, marker: str, sig: signal.Signals, delay_s
         try:
             p.wait(timeout=delay_s)
         except subprocess.TimeoutExpired:
-            p.send_signal(sig)
+            if sig == signal.SIGINT:  # Ctrl-C at a terminal: the whole foreground process group
+                os.killpg(p.pid, sig)
+            else:  # `kill PID`, the OOM killer: the driver alone
+                p.send_signal(sig)
         try:
             _, err = p.communicate(timeout=END_GRACE_S)
         except subprocess.TimeoutExpired:
