@@ -49,7 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "scenarios"
 # Event keys that hold wall-clock values or versions: they may differ between two runs.
 VOLATILE_EVENT_KEYS = {"ts", "wall_ms", "wall_s", "latency_ms", "versions", "started_at", "ended_at", "duration_s",
-                       "agent_episode_id"}  # a client's episode id: random per episode, by design
+                       "agent_episode_id",  # a client's episode id: random per episode, by design
+                       "duration_ms", "duration_api_ms", "session_id"}  # what claude reports of its session
 # A client's server URL: a fresh port and the random episode id.
 CLIENT_URL = re.compile(r"http://127\.0\.0\.1:\d+/[0-9a-f]{16}/mcp")
 # Score card keys that name where a file is or when it was written.
