@@ -1,7 +1,11 @@
 """Kill points that `tools/kill_at_random.py` found by drawing them at random, each chosen here by a hook.
 
 The hook runs in a fresh interpreter before the command (as a user starts it), and sends the
-signal at the instant the random trial hit: while the command's own modules load, ...
+signal at an instant the random trials hit: Ctrl-C while the command's own modules load, SIGTERM
+while `run` loads or after its episodes (outside the event loop that listens for it). A Ctrl-C in
+the interpreter's own start (site, the editable install's finder: the first ~60 ms) still prints
+Python's traceback: no code of ours runs yet. The client case, Ctrl-C while an episode's HTTP
+server starts, is in tests/clients/test_client_interrupts.py.
 """
 
 from __future__ import annotations
@@ -54,3 +58,28 @@ def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(tmp_path, entry
                 "run", "--scenario", SCENARIO, "--out", str(out), "--no-progress")
     assert (p.returncode, p.stderr, p.stdout) == (130, "interrupted\n", "")
     assert not out.exists()  # nothing started: nothing to resume
+
+
+# Sends SIGTERM to this process when `run` has flown every episode, before it prints the summary.
+SIGTERM_AFTER_THE_EPISODES = """
+import os, signal
+from a320bench.bridge import run_command
+
+def summary(*args):
+    os.kill(os.getpid(), signal.SIGTERM)
+
+run_command._print_summary = summary
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("when, prelude", [
+    ("while run loads", SIGNAL_AT_IMPORT.format(at="anyio", sig="SIGTERM")),
+    ("after the episodes", SIGTERM_AFTER_THE_EPISODES),
+], ids=["loading", "after-the-episodes"])
+def test_sigterm_outside_the_event_loop_is_one_line_and_exit_130_as_ctrl_c(tmp_path, when, prelude):
+    # Found: SIGTERM killed the process silently (exit -15) unless it landed while the episodes flew.
+    out = tmp_path / "out"
+    p = started("python -m", prelude, "run", "--scenario", SCENARIO, "--out", str(out), "--no-progress")
+    assert (p.returncode, p.stderr.splitlines()[-1]) == (130, "interrupted"), p.stderr
+    assert "Traceback" not in p.stderr
