@@ -19,7 +19,8 @@ too) before a last, uninterrupted resume. Then it compares with the reference:
 - every learning store, byte for byte,
 - the set of files in the folder (run records aside).
 
-One line per trial: config, signal, trial seed, delays, OK or the difference. A trial's
+One line per trial: config, signal, trial seed, delays, exit codes (`*`: that run had flown its plan
+and finished its run record when the signal came), OK or the difference. A trial's
 seed alone replays it (`--replay CONFIG SIG SEED`). Survivors are found by a marker in
 the environment every process of the run inherits (the worker processes run in sessions
 of their own) and, for a client, by a tag in its command line (the sandbox clears the
@@ -237,6 +238,16 @@ def run_killed(cfg: Config, out: Path, marker: str, sig: signal.Signals, delay_s
     return Ended(p.returncode, err, time.monotonic() - t0)
 
 
+def finished(out: Path) -> bool:
+    """Had the run flown its plan and written its record when it ended (a signal in the interpreter's
+    shutdown, say)? Shown as `*` after its exit code."""
+    records = sorted(out.glob("run-*.json"))
+    try:
+        return bool(records) and "finished_at" in json.loads(records[-1].read_text())
+    except (OSError, ValueError):
+        return False
+
+
 # --- comparison --------------------------------------------------------------------------------------------
 
 def strip(value: Any, volatile: set[str]) -> Any:
@@ -334,7 +345,7 @@ def trial(cfg: Config, sig: signal.Signals, seed: int, ref: Path, ref_marker: st
     codes = []
     for delay in delays:
         ended = run_killed(cfg, out, marker, sig, delay)
-        codes.append(ended.returncode)
+        codes.append(f"{ended.returncode}{'*' if finished(out) else ''}")
         if "Traceback" in ended.stderr or "[killer]" in ended.stderr:
             problems.append(f"after {sig.name} at {delay} s: " + " | ".join(ended.stderr.strip().splitlines()[-4:]))
         if sig != signal.SIGKILL and ended.returncode not in (0, 130, -sig, 128 + sig):
