@@ -243,7 +243,7 @@ def finished(out: Path) -> bool:
     shutdown, say)? Shown as `*` after its exit code."""
     records = sorted(out.glob("run-*.json"))
     try:
-        return bool(records) and "finished_at" in json.loads(records[-1].read_text())
+        return bool(records) and bool(json.loads(records[-1].read_text()).get("finished_at"))
     except (OSError, ValueError):
         return False
 
