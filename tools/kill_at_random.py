@@ -19,8 +19,9 @@ too) before a last, uninterrupted resume. Then it compares with the reference:
 - every learning store, byte for byte,
 - the set of files in the folder (run records aside).
 
-One line per trial: config, signal, trial seed, delays, exit codes (`*`: that run had flown its plan
-and finished its run record when the signal came), OK or the difference. A trial's
+One line per trial: config, signal, trial seed, delays, exit codes (`*`: that run had written its
+closing run record -- interrupted or not -- before it ended: a -2 or -15 with `*` is a signal in the
+interpreter's shutdown, after the run's work), OK or the difference. A trial's
 seed alone replays it (`--replay CONFIG SIG SEED`). Survivors are found by a marker in
 the environment every process of the run inherits (the worker processes run in sessions
 of their own) and, for a client, by a tag in its command line (the sandbox clears the
@@ -239,8 +240,7 @@ def run_killed(cfg: Config, out: Path, marker: str, sig: signal.Signals, delay_s
 
 
 def finished(out: Path) -> bool:
-    """Had the run flown its plan and written its record when it ended (a signal in the interpreter's
-    shutdown, say)? Shown as `*` after its exit code."""
+    """Had the run written its closing run record when it ended? Shown as `*` after its exit code."""
     records = sorted(out.glob("run-*.json"))
     try:
         return bool(records) and bool(json.loads(records[-1].read_text()).get("finished_at"))
