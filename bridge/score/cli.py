@@ -172,7 +172,9 @@ def _report_plan(plan: PlanCheck | None) -> bool:
               "not flown")
     for f in plan.extra:
         _warn(f"{f}: extra: no run record planned it; scored as given")
-    return bool(plan.missing or plan.modified or plan.extra)
+    for line in plan.absent:
+        _warn(line)
+    return bool(plan.missing or plan.modified or plan.extra or plan.absent)
 
 
 def _plan_document(plan: PlanCheck | None) -> dict[str, Any] | None:
@@ -180,7 +182,7 @@ def _plan_document(plan: PlanCheck | None) -> dict[str, Any] | None:
         return None
     return {"records": [str(r) for r in plan.records], "planned": len(plan.planned),
             "missing": [str(p.path) for p in plan.missing], "modified": [str(p.path) for p in plan.modified],
-            "extra": [str(f) for f in plan.extra]}
+            "extra": [str(f) for f in plan.extra], "absent_shards": plan.absent}
 
 
 def warn_mixed_catalogues(cards: Iterable[ScoreCard]) -> None:

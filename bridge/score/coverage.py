@@ -7,8 +7,10 @@ Against the latest record of each path, `score` finds:
     missing    a planned trajectory that is not there (deleted, never flown)
     modified   a trajectory whose bytes are not the ones the run wrote (edited, cut, replaced)
     extra      a trajectory under a run folder that no run record planned (copied in, forged)
+    absent     a shard of a sharded run (`run --shard i/n`) whose folder was not given: the
+               scenarios x runs its run records name, less the episodes of the shards given
 
-Missing and modified episodes, and planned episodes that ended without a result
+Missing, modified and absent episodes, and planned episodes that ended without a result
 (excluded), are `not flown`: failed trials of the headline rates (aggregate.py). A
 modified file is not scored at all. Folders without a run record (served
 trajectories, loose files) are scored as given, and `score` says so in one line; a
@@ -40,6 +42,7 @@ class Planned:
     sha256: str | None  # None: the run ended without this file
     record: Path
     fallback_model: str  # the record's agent, for a file that is not there to say it
+    absent: bool = False  # in a shard whose folder was not given (its path is the record's, never a file)
 
 
 @dataclass
@@ -49,6 +52,7 @@ class PlanCheck:
     missing: list[Planned] = field(default_factory=list)
     modified: list[Planned] = field(default_factory=list)
     extra: list[Path] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)  # one line per sharded run with shards not given
     problems: list[str] = field(default_factory=list)  # one line per unreadable or old record
 
     def not_flown(self, cards: list[Any], include_errors: bool) -> dict[tuple[str, str], tuple[str, int]]:
@@ -79,7 +83,8 @@ def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
     check = PlanCheck(records=records)
     listed_dirs: set[Path] = set()
     unlisted_dirs: set[Path] = set()  # a folder with an older record: its files may be planned there
-    for record, doc in sorted(_read(records, check.problems), key=lambda rd: (str(rd[1].get("started_at")), rd[0])):
+    docs = sorted(_read(records, check.problems), key=lambda rd: (str(rd[1].get("started_at")), rd[0]))
+    for record, doc in docs:
         episodes = doc.get("episodes")
         if not isinstance(episodes, list):
             check.problems.append(f"{record}: lists no planned episodes (written before a320-bench recorded "
@@ -95,7 +100,10 @@ def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
             check.planned[path] = Planned(str(e.get("scenario_id")), str(e.get("system") or "?"),
                                           int(e.get("run_index") or 0), path, given[record].parent / e["path"],
                                           e.get("sha256"), record, agent)
+    _plan_absent_shards(check, docs, given)
     for p in check.planned.values():
+        if p.absent:
+            continue
         if not p.path.is_file():
             check.missing.append(p)
         elif p.sha256 != file_sha256(p.path):
@@ -106,6 +114,38 @@ def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
                 not any(d in r.parents for d in unlisted_dirs):
             check.extra.append(f)
     return check
+
+
+def _plan_absent_shards(check: PlanCheck, docs: list[tuple[Path, dict[str, Any]]], shown: dict[Path, Path]) -> None:
+    """Plan the episodes of the shards not given, so that one shard cannot stand for the whole run: per
+    sharded plan (who flew it, the selection, the runs, the number of shards), every scenario x run
+    index its records name that no record given lists."""
+    groups: dict[tuple, list[tuple[Path, dict[str, Any]]]] = {}
+    for record, doc in docs:
+        shard, runs, scenarios = str(doc.get("shard") or "0/1"), doc.get("runs"), doc.get("scenarios")
+        i, _, n = shard.partition("/")
+        if not (i.isdigit() and n.isdigit() and int(n) > 1 and isinstance(runs, int) and isinstance(scenarios, list)
+                and isinstance(doc.get("episodes"), list)):
+            continue
+        who = tuple(doc.get(k) for k in ("provider", "agent", "model", "reasoning_level", "client", "profile"))
+        groups.setdefault((who, doc.get("selection_sha256"), runs, int(n)), []).append((record, doc))
+    for (_, _, runs, n), members in groups.items():
+        record, doc = members[0]
+        listed = {(str(e.get("scenario_id")), e.get("run_index")): e for _, d in members for e in d["episodes"]
+                  if isinstance(e, dict)}
+        absent = [(str(sid), r) for sid in doc["scenarios"] for r in range(runs) if (str(sid), r) not in listed]
+        if not absent:
+            continue
+        given = {int(str(d.get("shard")).partition("/")[0]) for _, d in members}
+        systems = {sid: str(e.get("system") or "?") for (sid, _), e in listed.items()}
+        label = Path(str(next(iter(listed.values())).get("path", "?"))).name.rpartition("__run")[0] if listed else "?"
+        agent = str(doc.get("model") or doc.get("client") or doc.get("provider") or "?")
+        not_given = ", ".join(f"{i}/{n}" for i in range(n) if i not in given)
+        check.absent.append(f"{shown[record].parent}: shard(s) {not_given} of this run ({agent}) not among the folders "
+                            f"given: {len(absent)} planned episode(s) counted as not flown")
+        for sid, r in absent:
+            path = record.parent / f"(shard not given)/{sid}/{label}__run{r:03d}.jsonl"
+            check.planned[path] = Planned(sid, systems.get(sid, "?"), r, path, path, None, record, agent, absent=True)
 
 
 def file_sha256(path: Path) -> str | None:

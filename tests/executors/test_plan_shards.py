@@ -80,6 +80,26 @@ def test_shards_of_different_selections_are_refused(sharded, tmp_path, capsys):
         "1/3 of 2, or other scenarios); not merged"]
 
 
+def test_a_shard_not_given_counts_as_not_flown_and_is_named(sharded, capsys):
+    whole, shards = sharded
+    capsys.readouterr()
+    assert main(["score", "--json", str(shards[0]), str(shards[1])]) == exitcodes.OK
+    captured = capsys.readouterr()
+    third = len(range(2, 2 * N_ELEC, 3))
+    assert captured.err.splitlines() == [
+        f"warning: {shards[0]}: shard(s) 2/3 of this run (random) not among the folders given: {third} planned "
+        "episode(s) counted as not flown"]
+    doc = json.loads(captured.out)
+    (overall,) = doc["aggregates"]["overall"]
+    assert (overall["n"], overall["not_flown"], doc["plan"]["planned"]) == (2 * N_ELEC - third, third, 2 * N_ELEC)
+    assert doc["plan"]["missing"] == [] and len(doc["plan"]["absent_shards"]) == 1
+    # Rated against the whole plan: the same trials as the unsharded run, the absent ones failed.
+    full = score_json(capsys, whole)["aggregates"]["overall"][0]
+    assert overall["scenarios"] == full["scenarios"] and overall["n"] + overall["not_flown"] == full["n"]
+    assert main(["score", "--verify", str(shards[0])]) == exitcodes.FAILED_CHECKS
+    assert "shard(s) 1/3, 2/3 of this run (random) not among the folders given" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("spec", ["3/3", "1/0", "a/3", "1-3"])
 def test_a_bad_shard_is_one_line_and_exit_2(tmp_path, capsys, spec):
     assert main(["run", "--scenario", ELEC, "--shard", spec, "--out", str(tmp_path / "out")]) == exitcodes.USAGE
