@@ -21,11 +21,11 @@ too) before a last, uninterrupted resume. Then it compares with the reference:
 
 One line per trial: config, signal, trial seed, delays, exit codes (`*`: that run had written its
 closing run record -- interrupted or not -- before it ended: a -2 or -15 with `*` is a signal in the
-interpreter's shutdown, after the run's work), OK or the difference. A trial's
-seed alone replays it (`--replay CONFIG SIG SEED`). Survivors are found by a marker in
-the environment every process of the run inherits (the worker processes run in sessions
-of their own) and, for a client, by a tag in its command line (the sandbox clears the
-environment).
+interpreter's shutdown, after the run's work), OK or the difference. A trial's seed fixes the number
+of kills and each instant as a fraction of the reference run's wall time, so `--replay CONFIG SIG
+SEED` flies that trial again (the instants scale with the machine's load). Survivors are found by a
+marker in the environment every process of the run inherits (the worker processes run in sessions
+of their own) and, for a client, by a tag in its command line (the sandbox clears the environment).
 """
 
 from __future__ import annotations
@@ -289,7 +289,8 @@ def first_difference(a: Any, b: Any, where: str = "") -> str | None:
     if isinstance(a, dict):
         for k in sorted(set(a) | set(b), key=str):
             if k not in a or k not in b:
-                return f"{where}.{k}: {'missing' if k not in a else short(a[k])} != {'missing' if k not in b else short(b[k])}"
+                left, right = (short(side[k]) if k in side else "missing" for side in (a, b))
+                return f"{where}.{k}: {left} != {right}"
             d = first_difference(a[k], b[k], f"{where}.{k}")
             if d:
                 return d
