@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from . import console, exitcodes
+from . import console, exitcodes, interrupts
 from .errors import BridgeError, UsageError
 
 CliError = UsageError  # the name the commands raise
@@ -160,7 +160,7 @@ def _dispatch(argv: list[str] | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    with console.scope():
+    with console.scope(), interrupts.sigterm_as_ctrl_c():
         try:
             return _dispatch(argv)
         except BridgeError as e:

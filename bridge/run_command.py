@@ -33,7 +33,7 @@ from typing import Any
 from a320bench.secrets import Scrubber, environment_secrets, redact_credentials, sampling_secrets
 from a320bench.server.end_reason import EndReason
 
-from . import console, exitcodes
+from . import console, exitcodes, interrupts
 from .errors import OutputError, UsageError
 from .plan import build_plan, describe, parse_shard, selection_hash
 from .run_manifest import planned_episodes
@@ -315,6 +315,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
 
     state = RunState(agent_broken=isinstance(agent, BrokenPluginAgent))  # said once already
     anyio.run(_run_all, executor, chains, job, state, args.no_progress)
+    interrupts.rearm()  # the loop's signal receiver left SIGTERM at its default
     results = state.results
     counts = Counter(str(r.reason) for r in results)
     record["counts"] = dict(sorted(counts.items()))

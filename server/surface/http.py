@@ -112,11 +112,13 @@ async def serve_http(episode: Episode, profile: Profile | str, *, host: str = LO
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(run)
-            while not web.started:
-                if stopped.is_set():  # startup failed (uvicorn logged why)
-                    raise OSError(f"the HTTP server on {base} did not start")
-                await anyio.sleep(0.005)
             try:
+                # Inside the try: cancelled while it starts, the shielded server must be asked to stop
+                # too, or the task group waits for it forever.
+                while not web.started:
+                    if stopped.is_set():  # startup failed (uvicorn logged why)
+                        raise OSError(f"the HTTP server on {base} did not start")
+                    await anyio.sleep(0.005)
                 yield HttpEndpoint(f"{base}{path}", token)
             finally:
                 web.should_exit = True

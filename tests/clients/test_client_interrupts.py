@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from a320bench.bridge.score.scorecard import score_file
-from tests.clients.client_bed import AGENT, PROCEDURE, SCENARIO, events, processes_with, python_cmd, trajectory
+from tests.clients.client_bed import AGENT, PROCEDURE, ROOT, SCENARIO, events, processes_with, python_cmd, trajectory
 
 PROCEDURE = [["read_ecam", {}],
              ["set_control", {"control": "GEN 1", "position": "OFF"}],
@@ -113,3 +113,47 @@ def test_a_stopped_client_run_leaves_no_process_and_resumes_to_the_same_scores(t
     assert "already complete" not in again.stderr  # every stopped episode was flown again
     assert scores(out) == uninterrupted
     assert processes_with(tag) == []
+
+
+# Ctrl-C while an episode's HTTP server is starting (uvicorn's startup, before the client is started).
+INTERRUPTED_WHILE_THE_SERVER_STARTS = """
+import asyncio, os, signal, sys
+from a320bench.server.surface import http
+
+startup = http._Uvicorn.startup
+sent = []
+
+async def interrupted_while_starting(self, sockets=None):
+    if not sent:
+        sent.append(True)
+        os.kill(os.getpid(), signal.SIGINT)
+        await asyncio.sleep(0.5)  # the run hears it and cancels the episode, still waiting for its server
+    await startup(self, sockets)
+
+http._Uvicorn.startup = interrupted_while_starting
+from a320bench.__main__ import main
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_while_an_episodes_server_starts_ends_the_run_and_resumes_to_the_same_scores(tmp_path,
+                                                                                          uninterrupted):
+    # Found by tools/kill_at_random.py (d-client-cmd, SIGINT): the episode, cancelled while it waited for
+    # its server to start, waited forever for the server, which nobody asked to stop.
+    out = tmp_path / "out"
+    tag = f"a320-bench-test-{uuid.uuid4().hex}"
+    argv = command(out, tag)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT.parent)}
+    stopped = subprocess.run([sys.executable, "-c", INTERRUPTED_WHILE_THE_SERVER_STARTS, *argv[3:]], cwd=ROOT,
+                             env=env, capture_output=True, text=True, timeout=DEADLINE_S, stdin=subprocess.DEVNULL)
+    assert stopped.returncode == 130, stopped.stderr
+    assert stopped.stderr.splitlines()[-1] == (f"interrupted (SIGINT): {RUNS} episode(s) in flight ended "
+                                               "`interrupted`, 0 not started; run the same command again to resume")
+    for r in range(RUNS):
+        evs = events(trajectory(out, "cmd", r))
+        assert [e["type"] for e in evs] == ["meta", "setup", "client_report", "final"]
+        assert evs[-1]["reason"] == "interrupted"
+    assert processes_with(tag) == []
+    again = subprocess.run(argv, capture_output=True, text=True, timeout=DEADLINE_S, stdin=subprocess.DEVNULL)
+    assert again.returncode == 0, again.stderr
+    assert scores(out) == uninterrupted

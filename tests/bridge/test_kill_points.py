@@ -1,0 +1,85 @@
+"""Kill points that `tools/kill_at_random.py` found by drawing them at random, each chosen here by a hook.
+
+The hook runs in a fresh interpreter before the command (as a user starts it), and sends the
+signal at an instant the random trials hit: Ctrl-C while the command's own modules load, SIGTERM
+while `run` loads or after its episodes (outside the event loop that listens for it). A Ctrl-C in
+the interpreter's own start (site, the editable install's finder: the first ~60 ms) still prints
+Python's traceback: no code of ours runs yet. The client case, Ctrl-C while an episode's HTTP
+server starts, is in tests/clients/test_client_interrupts.py.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = "scenarios/elec/gen1_fault_reset_fails.yaml"
+
+# Sends `SIG` to this process when the import system is first asked for the module `AT`.
+SIGNAL_AT_IMPORT = """
+import importlib.abc, os, signal, sys
+
+class SignalAtImport(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == {at!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.{sig})
+        return None
+
+sys.meta_path.insert(0, SignalAtImport())
+"""
+
+# How a user starts the command: `python -m a320bench` and the `a320-bench` script (what pip generates).
+ENTRIES = {
+    "python -m": "import runpy\nrunpy.run_module('a320bench', run_name='__main__', alter_sys=True)",
+    "script": "from a320bench.__main__ import main\nsys.exit(main())",
+}
+
+
+def started(entry: str, prelude: str, *args: str) -> subprocess.CompletedProcess:
+    code = f"import sys\n{prelude}\n{ENTRIES[entry]}"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT.parent)}
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, env=env,
+                          timeout=120, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(tmp_path, entry):
+    # Found at 0.022 s into `run`: a KeyboardInterrupt traceback from urllib.parse and exit 1.
+    out = tmp_path / "out"
+    p = started(entry, SIGNAL_AT_IMPORT.format(at="a320bench.bridge.console", sig="SIGINT"),
+                "run", "--scenario", SCENARIO, "--out", str(out), "--no-progress")
+    assert (p.returncode, p.stderr, p.stdout) == (130, "interrupted\n", "")
+    assert not out.exists()  # nothing started: nothing to resume
+
+
+# Sends SIGTERM to this process when `run` has flown every episode, before it prints the summary.
+SIGTERM_AFTER_THE_EPISODES = """
+import os, signal
+from a320bench.bridge import run_command
+
+def summary(*args):
+    os.kill(os.getpid(), signal.SIGTERM)
+
+run_command._print_summary = summary
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("when, prelude", [
+    ("while run loads", SIGNAL_AT_IMPORT.format(at="anyio", sig="SIGTERM")),
+    ("after the episodes", SIGTERM_AFTER_THE_EPISODES),
+], ids=["loading", "after-the-episodes"])
+def test_sigterm_outside_the_event_loop_is_one_line_and_exit_130_as_ctrl_c(tmp_path, when, prelude):
+    # Found: SIGTERM killed the process silently (exit -15) unless it landed while the episodes flew.
+    out = tmp_path / "out"
+    p = started("python -m", prelude, "run", "--scenario", SCENARIO, "--out", str(out), "--no-progress")
+    assert (p.returncode, p.stderr.splitlines()[-1]) == (130, "interrupted"), p.stderr
+    assert "Traceback" not in p.stderr
