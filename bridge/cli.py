@@ -169,18 +169,29 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             console.note("interrupted")
             return exitcodes.INTERRUPTED
+        except BaseExceptionGroup as group:
+            interrupt, rest = group.split(KeyboardInterrupt)
+            if interrupt is not None and rest is None:  # a Ctrl-C or SIGTERM that landed inside a task group
+                console.note("interrupted")
+                return exitcodes.INTERRUPTED
+            return _internal_error(group)
         except BrokenPipeError:  # `a320-bench score ... | head`: the reader left; nothing to say
             try:
                 sys.stdout = open(os.devnull, "w")
             except OSError:
                 pass
             return exitcodes.OK
-        except Exception as e:  # a bug of ours: one line, never a traceback (unless asked for)
-            if os.environ.get("A320_BENCH_DEBUG"):
-                raise
-            console.error(f"internal error: {type(e).__name__}: {e} "
-                          "(a bug of a320-bench; A320_BENCH_DEBUG=1 shows the traceback)")
-            return exitcodes.INTERNAL
+        except Exception as e:
+            return _internal_error(e)
+
+
+def _internal_error(e: BaseException) -> int:
+    """A bug of ours: one line, never a traceback (unless asked for)."""
+    if os.environ.get("A320_BENCH_DEBUG"):
+        raise e
+    console.error(f"internal error: {type(e).__name__}: {e} "
+                  "(a bug of a320-bench; A320_BENCH_DEBUG=1 shows the traceback)")
+    return exitcodes.INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -375,12 +375,14 @@ async def _run_all(executor: Any, chains: list[Any], job: Any, state: Any, no_pr
                                   TimeElapsedColumn(), console=Console(stderr=True), transient=True)
         state.progress_task = state.progress.add_task("episodes", total=sum(len(c.episodes) for c in chains))
 
-    async def on_signal(scope: Any) -> None:
+    async def on_signal(scope: Any, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
         """Ctrl-C and SIGTERM stop the run alike: every episode in flight is cancelled and ends
         `interrupted` (no child process outlives it)."""
         if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+            task_status.started()
             return
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            task_status.started()  # listening: only now may the executor start (and import) anything
             async for signum in signals:
                 state.signal = signal.Signals(signum).name
                 scope.cancel()
@@ -390,7 +392,9 @@ async def _run_all(executor: Any, chains: list[Any], job: Any, state: Any, no_pr
         state.progress.start()
     try:
         async with anyio.create_task_group() as outer:
-            outer.start_soon(on_signal, outer.cancel_scope)
+            # Started, not just scheduled: a signal while the executor loads its modules (seconds under
+            # load) would otherwise raise KeyboardInterrupt inside the task group.
+            await outer.start(on_signal, outer.cancel_scope)
             await executor.run(chains, job, state)
             outer.cancel_scope.cancel()  # every episode is done: stop listening for signals
     finally:

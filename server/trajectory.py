@@ -46,10 +46,12 @@ from __future__ import annotations
 import errno
 import json
 import os
+import signal
 import stat
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -248,13 +250,32 @@ def write_json_atomic(path: str | Path, data: Any, scrubber: Scrubber = NO_SECRE
     No fsync (see Recorder.close). Raises OSError (LinkRefused for a linked folder)."""
     p = Path(path)
     make_folder(p.parent)
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")  # O_EXCL: never a link
+    text = json.dumps(scrubber.data(data), indent=2, ensure_ascii=False, default=str)
+    with _interrupts_held():
+        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")  # O_EXCL: never a link
+        try:
+            os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide a results file from its readers
+            with open(fd, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+            os.replace(tmp, p)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the file is written or not: one landing inside `mkstemp`, after the
+    file was made and before its name came back, left a stray temporary file (found by
+    tools/kill_at_random). The signal is delivered, and acted on, right after."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
     try:
-        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide a results file from its readers
-        with open(fd, "w", encoding="utf-8") as fh:
-            text = json.dumps(scrubber.data(data), indent=2, ensure_ascii=False, default=str)
-            fh.write(text + "\n")
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -83,3 +83,55 @@ def test_sigterm_outside_the_event_loop_is_one_line_and_exit_130_as_ctrl_c(tmp_p
     p = started("python -m", prelude, "run", "--scenario", SCENARIO, "--out", str(out), "--no-progress")
     assert (p.returncode, p.stderr.splitlines()[-1]) == (130, "interrupted"), p.stderr
     assert "Traceback" not in p.stderr
+
+
+@pytest.mark.slow
+def test_sigterm_while_the_executor_loads_inside_the_event_loop_ends_the_run_interrupted(tmp_path, monkeypatch):
+    # Found on the merged main (kill_at_random a-inproc-w4 SIGTERM, seed 695425564): the in-process
+    # executor imports the agent thread's modules inside the event loop, before the signal listener had
+    # started: a KeyboardInterrupt inside the task group, an exception-group traceback and exit 1.
+    monkeypatch.setenv("A320_BENCH_WORKER_PROCESSES", "1")
+    out = tmp_path / "out"
+    p = started("python -m", SIGNAL_AT_IMPORT.format(at="a320bench.bridge.agent_thread", sig="SIGTERM"),
+                "run", "--scenario", SCENARIO, "--out", str(out), "--no-progress")
+    assert p.returncode == 130, p.stderr
+    assert p.stderr.splitlines()[-1].startswith("interrupted (SIGTERM): "), p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_an_interrupt_inside_a_task_group_is_one_line_and_a_bugs_group_one_internal_error(monkeypatch, capsys):
+    from a320bench.bridge import cli, exitcodes
+
+    monkeypatch.delenv("A320_BENCH_DEBUG", raising=False)
+    monkeypatch.setattr(cli, "_dispatch", lambda argv: (_ for _ in ()).throw(
+        BaseExceptionGroup("unhandled errors in a TaskGroup", [KeyboardInterrupt()])))
+    assert cli.main(["score"]) == exitcodes.INTERRUPTED
+    assert capsys.readouterr().err == "interrupted\n"
+    monkeypatch.setattr(cli, "_dispatch", lambda argv: (_ for _ in ()).throw(
+        BaseExceptionGroup("unhandled errors in a TaskGroup", [KeyboardInterrupt(), ValueError("bug")])))
+    assert cli.main(["score"]) == exitcodes.INTERNAL
+    assert capsys.readouterr().err.startswith("error: internal error: BaseExceptionGroup: unhandled errors")
+
+
+def test_an_interrupt_while_a_record_is_written_leaves_the_whole_file_and_no_temporary_one(tmp_path, monkeypatch):
+    # Found by kill_at_random (c-learning SIGTERM, seed 695425564): SIGTERM inside mkstemp, after the
+    # file was made and before its name came back, left `.run-….json.….tmp` in the run folder.
+    import json
+    import tempfile
+
+    from a320bench.bridge import interrupts
+    from a320bench.server import trajectory
+
+    made = tempfile.mkstemp
+
+    def mkstemp_then_sigterm(*args, **kwargs):
+        made_file = made(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)  # lands here, before mkstemp returns, unless held
+        return made_file
+
+    monkeypatch.setattr(trajectory.tempfile, "mkstemp", mkstemp_then_sigterm)
+    target = tmp_path / "run-x.json"
+    with interrupts.sigterm_as_ctrl_c(), pytest.raises(KeyboardInterrupt):
+        trajectory.write_json_atomic(target, {"episodes": [1, 2, 3]})
+    assert json.loads(target.read_text()) == {"episodes": [1, 2, 3]}  # written whole, then interrupted
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run-x.json"]
