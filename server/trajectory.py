@@ -248,15 +248,21 @@ def write_json_atomic(path: str | Path, data: Any, scrubber: Scrubber = NO_SECRE
     """Write JSON to a fresh temporary file beside `path` and rename it over `path`: a reader
     never sees half a file, and a link at `path` is replaced, never written through.
     No fsync (see Recorder.close). Raises OSError (LinkRefused for a linked folder)."""
+    text = json.dumps(scrubber.data(data), indent=2, ensure_ascii=False, default=str)
+    write_bytes_atomic(path, (text + "\n").encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write `data` to a fresh temporary file beside `path` and rename it over `path` (whole or not at
+    all, never through a link). Raises OSError (LinkRefused for a linked folder)."""
     p = Path(path)
     make_folder(p.parent)
-    text = json.dumps(scrubber.data(data), indent=2, ensure_ascii=False, default=str)
     with _interrupts_held():
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")  # O_EXCL: never a link
         try:
             os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide a results file from its readers
-            with open(fd, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
+            with open(fd, "wb") as fh:
+                fh.write(data)
             os.replace(tmp, p)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -287,19 +287,10 @@ def _write_files(trajectory: Path, files: dict[str, bytes]) -> str | None:
 
 def _write_atomic(path: Path, data: bytes, what: str = "the learning store") -> str | None:
     """Write one file whole or not at all; one line on failure."""
-    from a320bench.server.trajectory import LinkRefused, describe_os_error, make_folder
+    from a320bench.server.trajectory import LinkRefused, describe_os_error, write_bytes_atomic
 
     try:
-        make_folder(path.parent)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            os.fchmod(fd, 0o644)
-            with open(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_bytes_atomic(path, data)
     except LinkRefused as e:
         return f"cannot write {what}: {e}"
     except OSError as e:
