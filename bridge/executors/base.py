@@ -45,6 +45,7 @@ class RunState:
     progress: Any = None
     progress_task: Any = None
     retried: int = 0  # chains flown again after their worker died
+    setups_run: int = 0  # scenario setups worker processes ran rather than copied (handout.py keeps it low)
     agent_broken: bool = False  # a plug-in that cannot load: said once by the driver, not per episode
 
     def may_start(self) -> bool:

@@ -9,7 +9,8 @@
                        ("result", chain index, plan index, EpisodeResult)
                        ("storage", line)    a chain's learning store the disk refuses
                        ("chain_done", chain index)
-                       ("bye",)             everything it was given has a result
+                       ("bye", setups)      everything it was given has a result; `setups`: the
+                                            scenario setups it ran rather than copied (handout.py)
 
 Pickle is safe here: both ends are this program, and the pipes are the worker's stdin
 and a private copy of its stdout, which nothing else writes to.

@@ -8,7 +8,10 @@
                 episodes use every core, I/O-bound ones (a model with latency) still overlap
 
 A worker writes its episodes' trajectories into the run folder itself, event by event,
-exactly as the driver would. The driver hands out chains as workers have room (each
+exactly as the driver would. A worker gets the scenarios it has already prepared first
+(handout.py: a first setup can take a second, a repeated one is a copy), a new scenario
+next, and another worker's only when nothing else is left, so that no core idles.
+The driver hands out chains as workers have room (each
 holds as many again as it flies while plenty are queued, so that the next chain is
 there when one ends), so a slow chain never holds up the others; the first chains go out once every worker has
 loaded the job (a provider's imports take seconds), so that no worker starts with
@@ -41,6 +44,7 @@ from .. import console
 from . import frames
 from .base import RunState
 from .chain import Chain, RunJob, run_chain
+from .handout import Handout
 
 MAX_ATTEMPTS = 3  # a chain whose worker died is flown again, up to this many times in all
 STOP_GRACE_S = 30.0  # after "stop": time for the episodes in flight to record `interrupted`
@@ -149,21 +153,36 @@ class _Pool:
         self.ready = 0
         self.failed_starts = 0
         self.held = False
-        self.to_send, self.queue = anyio.create_memory_object_stream[Chain](math.inf)
-        for chain in chains:
-            self.to_send.send_nowait(chain)
+        self.handout = Handout(chains)
+        self.closed = False
+        self.queued = anyio.Event()  # set (and replaced) when a chain is put back or the pool closes
         async with anyio.create_task_group() as tg:
             for _ in range(self.processes):
                 tg.start_soon(self._slot)
 
     def _little_left(self) -> bool:
         """Too few chains are queued to hand out more than each worker flies: none is held in advance."""
-        return self.queue.statistics().current_buffer_used <= self.processes * self.per_process
+        return len(self.handout) <= self.processes * self.per_process
 
     def _finished(self, chain_index: int) -> None:
         self.pending.discard(chain_index)
         if not self.pending:
-            self.to_send.close()  # every chain has its results: the workers are told to leave
+            self.closed = True  # every chain has its results: the workers are told to leave
+            self._wake()
+
+    def _wake(self) -> None:
+        import anyio
+
+        self.queued.set()
+        self.queued = anyio.Event()
+
+    async def _next_chain(self, worker: _Worker) -> Chain | None:
+        """The chain `worker` flies next (handout.py: the scenarios it has prepared first); None: no more."""
+        while True:
+            chain = self.handout.take(worker)
+            if chain is not None or self.closed:
+                return chain
+            await self.queued.wait()  # every chain is out; one may come back (its worker died)
 
     async def _slot(self) -> None:
         """One worker process at a time, replaced when it dies while chains are left."""
@@ -184,6 +203,7 @@ class _Pool:
                     await process.aclose()
             if not died:
                 return
+            self.handout.forget(worker)  # its scenarios are nobody's: a live worker may take them
             if not worker.ready:  # it died loading the job: a broken installation, not a passing fault
                 self.failed_starts += 1
                 if self.failed_starts >= MAX_ATTEMPTS:
@@ -207,9 +227,8 @@ class _Pool:
                 while len(worker.inflight) >= self.per_process and self._little_left():
                     worker.freed = anyio.Event()  # a chain to wait on, not one to take from an idle sibling
                     await worker.freed.wait()
-                try:
-                    chain = await self.queue.receive()
-                except (anyio.EndOfStream, anyio.ClosedResourceError):
+                chain = await self._next_chain(worker)
+                if chain is None:
                     await worker.send(("close",))
                     return
                 if not self.state.may_start():  # the disk is refusing: the chain is not started
@@ -269,6 +288,7 @@ class _Pool:
                     worker.freed.set()
                 self._finished(chain_index)
             elif kind == "bye":
+                self.state.setups_run += message[1]
                 return True
 
     async def _hold_if_refused(self) -> None:
@@ -295,7 +315,8 @@ class _Pool:
                 self.attempts[chain.index] += 1
                 self.state.retried += 1
                 console.note(f"a worker process died ({how}) while flying {names}: flying it again")
-                self.to_send.send_nowait(rest)
+                self.handout.put_back(rest)
+                self._wake()
                 continue
             for p in rest.episodes:  # no file stands as a result: a resume flies them again
                 self.state.record(p, EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.HARNESS_ERROR,

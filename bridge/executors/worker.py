@@ -129,7 +129,9 @@ async def _serve(job: Any, concurrency: int, channel_in: BinaryIO, channel_out: 
             outer.start_soon(read)
             chains.start_soon(closed.wait)  # keeps the group open until the driver has sent everything
         outer.cancel_scope.cancel()
-    send(("bye",))
+    from a320bench.server.scenario.harness import setups_run
+
+    send(("bye", setups_run()))
 
 
 if __name__ == "__main__":

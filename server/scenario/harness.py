@@ -145,6 +145,12 @@ class _Kept:
 
 _KEPT: OrderedDict[str, _Kept] = OrderedDict()
 KEPT_SETUPS = 256  # a catalogue's worth (about 15 KB each); the least recently used go first
+_SETUPS_RUN = 0
+
+
+def setups_run() -> int:
+    """How many setups this process has run rather than copied (a local worker reports it to its driver)."""
+    return _SETUPS_RUN
 
 
 def setup_key(sc: Scenario) -> str:
@@ -163,6 +169,8 @@ def prepared(sc: Scenario) -> Prepared:
     key = setup_key(sc)
     kept = _KEPT.get(key)
     if kept is None:
+        global _SETUPS_RUN
+        _SETUPS_RUN += 1
         ac, gate = _prepare(sc)
         kept = _KEPT[key] = _Kept(FrozenAircraft(ac), gate, ac.state_hash())
         while len(_KEPT) > KEPT_SETUPS:
