@@ -38,9 +38,11 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 from ..agent_tools import AgentJournal  # noqa: E402
 from ..errors import AgentFailed, ProviderFailed, UsageError  # noqa: E402
 from .base import AgentConfig, AgentView  # noqa: E402
+from . import litellm_per_thread  # noqa: E402
 
 litellm.suppress_debug_info = True
 litellm.telemetry = False
+litellm_per_thread.install()  # several agent threads call litellm at once: one logging worker each
 
 NUDGE = ("Please continue handling the situation with the tools. "
          "Call report_done with your diagnosis and a summary of your actions when you are finished.")

@@ -132,3 +132,18 @@ def test_the_reasoning_level_reaches_the_model_and_is_recorded_and_labelled(tmp_
     traj = tmp_path / "out" / "elec_gen1_fault_reset_fails" / "openai_fake-model@high__run000.jsonl"
     meta = events(traj)[0]
     assert (meta["provider"], meta["model"], meta["reasoning_level"]) == ("litellm", "openai/fake-model", "high")
+
+
+def test_episodes_flying_side_by_side_on_their_agent_threads_log_nothing_of_litellm_internals(
+        tmp_path, env_file, capfd, monkeypatch):
+    # litellm's one background logging worker used to be moved between the agent threads' event loops:
+    # coroutines resumed twice, their tracebacks on the console.
+    monkeypatch.setenv("A320_BENCH_WORKER_PROCESSES", "1")  # all in one process, 4 agent threads at a time
+    script = [{"tool_calls": [tool_call("read_ecam", {})]}] * 24 + [
+        {"tool_calls": [tool_call("report_done", {"diagnosis": "GEN 1", "actions_summary": "none"})]}]
+    with FakeOpenAI(script, repeat_last=True) as fake:
+        rc = run(tmp_path, env_file, fake, "--runs", "8", "--workers", "4")
+    err = capfd.readouterr().err
+    assert rc == exitcodes.OK, err
+    assert json.loads(next((tmp_path / "out").glob("run-*.json")).read_text())["counts"] == {"agent_done": 8}
+    assert "Traceback" not in err and "LoggingWorker" not in err and "destroyed" not in err, err
