@@ -166,10 +166,10 @@ def prepared(sc: Scenario) -> Prepared:
     """`prepare` with the state hash. A setup is run once per process and content (`setup_key`):
     later episodes get a copy of the prepared aircraft, the first one too, so that every
     episode starts from the same copy whether or not the setup was run for it."""
+    global _SETUPS_RUN
     key = setup_key(sc)
     kept = _KEPT.get(key)
     if kept is None:
-        global _SETUPS_RUN
         _SETUPS_RUN += 1
         ac, gate = _prepare(sc)
         kept = _KEPT[key] = _Kept(FrozenAircraft(ac), gate, ac.state_hash())
