@@ -219,18 +219,19 @@ class HoldWatch:
 
 
 def evaluate_success(ac: Aircraft, sc: Scenario, baseline: dict[str, str] | None = None,
-                     violations: Sequence[dict[str, Any]] = (), held_for_s: dict[int, float] | None = None
-                     ) -> dict[str, Any]:
+                     violations: Sequence[dict[str, Any]] = (), held_for_s: dict[int, float] | None = None,
+                     snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
     """Each criterion recorded with what was seen; success needs them all, and no safety
     invariant violated at any point of the episode (`violations`, from the episode's watch).
 
     `baseline` is the control positions when the episode began (for `controls_unchanged`);
     the crew's actions since then are `ac.events`. `held_for_s`: for each criterion with
     `held_s` (by index), how long it has held without a break (the episode's HoldWatch).
+    `snapshot`: `ac.snapshot()`, when the caller has it already.
     """
     results = []
     shown = ac.ecam_titles()
-    snap = ac.snapshot()  # one snapshot for every predicate: building it is the costly part
+    snap = ac.snapshot() if snapshot is None else snapshot  # one for every predicate: building it is the costly part
     for i, crit in enumerate(sc.success):
         if isinstance(crit, ControlsUnchanged):
             before = baseline if baseline is not None else ac.controls

@@ -235,8 +235,9 @@ class Aircraft:
             raise UnknownVariableError(var, snap)
         return snap[var]
 
-    def state_hash(self) -> str:
-        blob = json.dumps(self.snapshot(), sort_keys=True, separators=(",", ":"))
+    def state_hash(self, snapshot: dict[str, object] | None = None) -> str:
+        """`snapshot`: this aircraft's current `snapshot()`, when the caller has it already."""
+        blob = json.dumps(self.snapshot() if snapshot is None else snapshot, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     # ---- ECAM and pages ---------------------------------------------------------------
