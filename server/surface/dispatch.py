@@ -42,6 +42,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
 
 from ..end_reason import EndReason
@@ -49,7 +50,7 @@ from ..episode import EpisodeOver
 from ..learning.store import LearningError
 from ..sim import SimError
 from . import messages
-from .registry import get_tool
+from .registry import get_tool, listed
 from .state import EpisodeState, request_context_of
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,9 @@ class EpisodeServer(MCPServer[EpisodeState]):
         if info is not None:
             announce, self.on_client_identified = self.on_client_identified, None
             announce(info)
+
+    async def list_tools(self) -> list[MCPTool]:
+        return [listed(tool) for tool in self._tool_manager.list_tools()]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None
                         ) -> CallToolResult | InputRequiredResult:

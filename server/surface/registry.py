@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from mcp.server.mcpserver.tools import Tool
+from mcp_types import Tool as MCPTool
 from mcp_types import ToolAnnotations
 
 from . import crew_tools, dev_tools, learning_tools, tools
@@ -73,6 +74,21 @@ def get_tool(name: str) -> Tool:
     # ref resolver. FuncMetadata reads the field live; Tool.output_schema is not computed yet.
     tool.fn_metadata.output_schema = shallow(inline_refs(tool.fn_metadata.output_schema))
     return tool
+
+
+# A tool's listing entry, built once per prebuilt tool: MCPServer.list_tools builds (and validates)
+# it again for every tools/list, a few hundred microseconds of each episode's handshake.
+_LISTED: dict[int, tuple[Tool, MCPTool]] = {}
+
+
+def listed(tool: Tool) -> MCPTool:
+    """The tools/list entry of `tool`, as MCPServer.list_tools makes it (shared: never change it)."""
+    kept = _LISTED.get(id(tool))
+    if kept is None or kept[0] is not tool:
+        kept = _LISTED[id(tool)] = (tool, MCPTool(
+            name=tool.name, title=tool.title, description=tool.description, input_schema=tool.parameters,
+            output_schema=tool.output_schema, annotations=tool.annotations, icons=tool.icons, _meta=tool.meta))
+    return kept[1]
 
 
 def shallow(schema: Any) -> Any:
