@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .scenario.effects import EffectsWatch
+from .scenario.effects import EffectsWatch, StartEffects
 from .scenario.preconditions import PreconditionWatch
 from .alert_log import AlertLog
 from .scenario.harness import Gate, HoldWatch, evaluate_success, holds
@@ -62,7 +62,10 @@ class EpisodeOver(Exception):
 
 class Episode:
     def __init__(self, scenario: Scenario, aircraft: Aircraft, gate: Gate, recorder: Recorder,
-                 on_verdict: Callable[[dict[str, Any]], None] | None = None, *, with_captain: bool = False):
+                 on_verdict: Callable[[dict[str, Any]], None] | None = None, *, with_captain: bool = False,
+                 start_effects: StartEffects | None = None):
+        """`start_effects`: what the effects watch measures of `aircraft` now, when the caller has it
+        (a prepared setup keeps it)."""
         self.scenario = scenario
         self.ac = aircraft
         self.gate = gate
@@ -83,7 +86,7 @@ class Episode:
         self.polled = [f for f in self.pending if hasattr(f.trigger, "when")]
         self.budget = scenario.budget
         self.book = book_actions(scenario, with_captain=with_captain)
-        self.watch = EffectsWatch(aircraft, self.book)
+        self.watch = EffectsWatch(aircraft, self.book, start_effects)
         self.preconditions = PreconditionWatch(scenario)
         self._checked: list[dict[str, Any]] = []  # the current command's preconditions, for its record
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time

@@ -15,6 +15,8 @@ from typing import Any
 from ..sim import Aircraft, build
 from ..sim import CONTROLS
 from ..sim.aircraft import FrozenAircraft
+from .effects import StartEffects, start_effects
+from .memo import per_scenario
 from .model import ControlsUnchanged, EcamClear, FailureSpec, Scenario, StatePredicate
 
 POLL_S = 1.0  # resolution of predicate triggers
@@ -129,11 +131,13 @@ def prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """A fresh aircraft after setup, injection and gate; its gate; its state hash (for the setup event)."""
+    """A fresh aircraft after setup, injection and gate; its gate; its state hash (for the setup event);
+    what an effects watch measures of it at the start (the same for every copy)."""
 
     aircraft: Aircraft
     gate: Gate
     state_hash: str
+    effects: StartEffects
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,12 +145,14 @@ class _Kept:
     aircraft: FrozenAircraft
     gate: Gate
     state_hash: str
+    effects: StartEffects
 
 
 _KEPT: OrderedDict[str, _Kept] = OrderedDict()
 KEPT_SETUPS = 256  # a catalogue's worth (about 15 KB each); the least recently used go first
 
 
+@per_scenario
 def setup_key(sc: Scenario) -> str:
     """The content hash of what a setup depends on: the initial state, the failures injected before
     the episode, the gate. Scenarios that differ elsewhere (prompt, procedure, budget) share it."""
@@ -164,14 +170,14 @@ def prepared(sc: Scenario) -> Prepared:
     kept = _KEPT.get(key)
     if kept is None:
         ac, gate = _prepare(sc)
-        kept = _KEPT[key] = _Kept(FrozenAircraft(ac), gate, ac.state_hash())
+        kept = _KEPT[key] = _Kept(FrozenAircraft(ac), gate, ac.state_hash(), start_effects(ac))
         while len(_KEPT) > KEPT_SETUPS:
             _KEPT.popitem(last=False)
     else:
         _KEPT.move_to_end(key)
     g = kept.gate
     return Prepared(kept.aircraft.thaw(), replace(g, displayed=list(g.displayed), missing=list(g.missing),
-                                                  unexpected=list(g.unexpected)), kept.state_hash)
+                                                  unexpected=list(g.unexpected)), kept.state_hash, kept.effects)
 
 
 def _prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
