@@ -69,6 +69,13 @@ class EpisodeServer(MCPServer[EpisodeState]):
         # client first names itself, so a served trajectory says who flew it (`run` knows already).
         self.on_client_identified: Callable[[dict[str, Any]], None] | None = None
 
+    def release(self) -> None:
+        """Let go of the episode once no connection will use this server again. The SDK's server is
+        a reference cycle (its handlers are its own bound methods), freed only by a garbage
+        collection: until then it would keep the episode alive too (its aircraft, watches and
+        recorder, about 1,200 objects), for every young-generation collection to walk again."""
+        self.state.episode = None  # type: ignore[assignment]
+
     def _identify_client(self, context: Any) -> None:
         if self.on_client_identified is None:
             return
