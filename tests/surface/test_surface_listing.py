@@ -146,3 +146,19 @@ async def test_no_tool_schema_or_description_names_an_alert_or_a_failure():
         assert [t for t in ALERT_TITLES if t in text and t not in CONTROLS] == []  # ENG 1 FIRE is a pushbutton too
         if profile == "benchmark":
             assert [f for f in FAILURES if f in text] == []
+
+
+@pytest.mark.parametrize("profile", ["benchmark", "dev", "crew", "learning"])
+async def test_the_kept_listing_is_the_one_the_sdk_builds_for_every_profile(profile):
+    from mcp.server.mcpserver import MCPServer
+
+    from a320bench.server.surface.factory import create_server
+
+    first = create_server(new_episode(profile=profile), profile)
+    second = create_server(new_episode(profile=profile), profile)
+    kept = await first.list_tools()
+    built = await MCPServer.list_tools(first)  # the SDK's own, built afresh
+    assert [t.model_dump() for t in kept] == [t.model_dump() for t in built]
+    assert [t.name for t in kept] == list(load_profile(profile).tools)
+    again = await second.list_tools()
+    assert again == kept and again is not kept  # the same entries, a list of its own
