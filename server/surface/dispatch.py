@@ -50,7 +50,7 @@ from ..episode import EpisodeOver
 from ..learning.store import LearningError
 from ..sim import SimError
 from . import messages
-from .registry import get_tool, listed
+from .registry import get_tool, listed, listing_result
 from .state import EpisodeState, request_context_of
 
 log = logging.getLogger(__name__)
@@ -86,6 +86,11 @@ class EpisodeServer(MCPServer[EpisodeState]):
 
     async def list_tools(self) -> list[MCPTool]:
         return [listed(tool) for tool in self._tool_manager.list_tools()]
+
+    async def _handle_list_tools(self, ctx: Any, params: Any) -> dict[str, Any]:  # type: ignore[override]
+        # The SDK's handler dumps a fresh ListToolsResult; the prebuilt tools' dump is the same each
+        # time (the SDK copies it, then validates it against the protocol's shape as for any result).
+        return listing_result(self._tool_manager.list_tools())
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None
                         ) -> CallToolResult | InputRequiredResult:

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from mcp.server.mcpserver.tools import Tool
+from mcp_types import ListToolsResult
 from mcp_types import Tool as MCPTool
 from mcp_types import ToolAnnotations
 
@@ -79,6 +80,9 @@ def get_tool(name: str) -> Tool:
 # A tool's listing entry, built once per prebuilt tool: MCPServer.list_tools builds (and validates)
 # it again for every tools/list, a few hundred microseconds of each episode's handshake.
 _LISTED: dict[int, tuple[Tool, MCPTool]] = {}
+# The tools/list result of a set of prebuilt tools, dumped once: the SDK dumps the whole listing
+# (every schema) on each tools/list before it validates the dump against the protocol's shape.
+_DUMPED: dict[tuple[int, ...], tuple[tuple[Tool, ...], dict[str, Any]]] = {}
 
 
 def listed(tool: Tool) -> MCPTool:
@@ -88,6 +92,16 @@ def listed(tool: Tool) -> MCPTool:
         kept = _LISTED[id(tool)] = (tool, MCPTool(
             name=tool.name, title=tool.title, description=tool.description, input_schema=tool.parameters,
             output_schema=tool.output_schema, annotations=tool.annotations, icons=tool.icons, _meta=tool.meta))
+    return kept[1]
+
+
+def listing_result(tools: list[Tool]) -> dict[str, Any]:
+    """The tools/list result of `tools`, dumped as the SDK dumps a ListToolsResult (shared: never change it)."""
+    key = tuple(map(id, tools))
+    kept = _DUMPED.get(key)
+    if kept is None or any(a is not b for a, b in zip(kept[0], tools)):
+        kept = _DUMPED[key] = (tuple(tools), ListToolsResult(tools=[listed(t) for t in tools]).model_dump(
+            by_alias=True, mode="json", exclude_none=True))
     return kept[1]
 
 

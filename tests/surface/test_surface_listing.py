@@ -162,3 +162,10 @@ async def test_the_kept_listing_is_the_one_the_sdk_builds_for_every_profile(prof
     assert [t.name for t in kept] == list(load_profile(profile).tools)
     again = await second.list_tools()
     assert again == kept and again is not kept  # the same entries, a list of its own
+    from mcp_types import ListToolsResult
+
+    wire = ListToolsResult(tools=built).model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert await first._handle_list_tools(None, None) == wire == await second._handle_list_tools(None, None)
+    async with connect(new_episode(profile=profile), profile) as c:  # what a client receives
+        assert (await c.list_tools()).model_dump(by_alias=True, mode="json", exclude_none=True)["tools"] \
+            == wire["tools"]
