@@ -169,3 +169,16 @@ async def test_the_kept_listing_is_the_one_the_sdk_builds_for_every_profile(prof
     async with connect(new_episode(profile=profile), profile) as c:  # what a client receives
         assert (await c.list_tools()).model_dump(by_alias=True, mode="json", exclude_none=True)["tools"] \
             == wire["tools"]
+
+
+async def test_two_servers_resources_read_and_record_their_own_episode_only():
+    first, second = new_episode(), new_episode()
+    second.advance(30.0)  # a different state: the reads must differ
+    async with connect(first) as a, connect(second) as b:
+        read_a = await a.read_resource("a320://pages/elec")
+        read_b = await b.read_resource("a320://pages/elec")
+        await b.read_resource("a320://ecam")
+    assert json.loads(read_a.contents[0].text) != json.loads(read_b.contents[0].text)
+    assert [e["arguments"]["uri"] for e in tool_calls(first)] == ["a320://pages/elec"]
+    assert [e["arguments"]["uri"] for e in tool_calls(second)] == ["a320://pages/elec", "a320://ecam"]
+    assert (first.tool_calls, second.tool_calls) == (1, 2)
