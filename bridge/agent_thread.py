@@ -83,6 +83,7 @@ async def serve_agent_apart(server: Any, agent: Any, journal: Any, view_fields: 
     try:
         stream = await SocketStream.from_socket(harness_end)
         if pool is not None:
+            pool.pin.rebalance(w.thread.native_id for w in pool.made if w.thread.is_alive())
             pool.pin.hold()  # before its first agent thread is made: they share this thread's CPU
         worker = _take_worker(pool)
         worker.start(agent, agent_end, journal, run, view_fields)
@@ -148,17 +149,21 @@ def _take_worker(pool: _Pool | None) -> _Worker:
         if worker.thread.is_alive() and not worker.loop.is_closed():
             worker.started = False
             return worker
-    return _Worker()
+    worker = _Worker()
+    if pool is not None:
+        pool.made = [w for w in pool.made if w.thread.is_alive()] + [worker]
+    return worker
 
 
 class _Pool:
     """A run's idle agent threads, and the CPU its harness thread holds while they fly (cpu_affinity.py)."""
 
-    __slots__ = ("idle", "pin")
+    __slots__ = ("idle", "pin", "made")
 
     def __init__(self, cpu: int | None) -> None:
         self.idle: list[_Worker] = []
         self.pin = ThreadPin(cpu)
+        self.made: list[_Worker] = []  # every agent thread it made and still running: they follow the pin
 
 
 # The run's pool of idle agent threads (see reusing_agent_threads); None: a thread per episode.

@@ -176,3 +176,45 @@ def test_the_worker_processes_of_a_two_process_run_fly_on_different_cpus(tmp_pat
     assert len(masks) == 2  # both workers flew
     (first,), (second,) = masks.values()  # each worker's agents on one mask, of one CPU, not the other's
     assert len(first) == len(second) == 1 and first != second
+
+
+def kernel_says(monkeypatch, idle_share: dict[int, float], waited_share: float) -> None:
+    """Every sample a second after the last: the held thread waited `waited_share` of it for its CPU, and
+    each CPU stood idle its share of `idle_share`."""
+    taken = []
+
+    def take() -> cpu_affinity._Sample:
+        n = len(taken)
+        taken.append(n)
+        return cpu_affinity._Sample(float(n), n * waited_share, {c: int(100 * n * s) for c, s in idle_share.items()},
+                                    {c: 100 * n for c in idle_share})
+
+    monkeypatch.setattr(cpu_affinity._Sample, "take", staticmethod(take))
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two usable CPUs")
+def test_a_run_that_waits_for_its_cpu_while_another_stands_idle_moves_there_with_its_agent_thread(
+        tmp_path, own_mask, monkeypatch):
+    monkeypatch.delenv(cpu_affinity.OPT_OUT_ENV, raising=False)
+    first, other = sorted(own_mask)[:2]
+    kernel_says(monkeypatch, {first: 0.0, other: 0.9}, waited_share=0.5)
+    seen = fly_a_run(tmp_path, episodes=3, cpu=first)
+    assert seen["results"] == ["agent_done"] * 3
+    assert len(seen["agent_threads"]) == 1
+    # Pinned to the first CPU for the first episode; at the second, it moved, its agent thread with it.
+    assert seen["agents"] == [{first}, {other}, {other}]
+    assert seen["during"] == {other}
+    assert seen["after"] == own_mask
+
+
+@pytest.mark.parametrize("idle, waited", [(0.6, 0.5), (0.9, 0.1)], ids=["no CPU idle enough", "not waiting"])
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two usable CPUs")
+def test_a_run_stays_on_its_cpu_unless_it_waits_for_it_while_another_stands_idle(tmp_path, own_mask, monkeypatch,
+                                                                                  idle, waited):
+    monkeypatch.delenv(cpu_affinity.OPT_OUT_ENV, raising=False)
+    first, other = sorted(own_mask)[:2]
+    kernel_says(monkeypatch, {first: 0.0, other: idle}, waited_share=waited)
+    seen = fly_a_run(tmp_path, episodes=3, cpu=first)
+    assert seen["agents"] == [{first}] * 3
+    assert seen["during"] == {first}
+    assert seen["after"] == own_mask
