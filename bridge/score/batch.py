@@ -1,11 +1,12 @@
 """Scoring many trajectory files: each file's card, or why it cannot be scored, in file order.
 
-Scoring is CPU-bound and each file is independent, so `score` splits a large input in
-two halves and scores the second in a forked process while this one scores the first:
-a large input uses two cores when the machine has them free. The outcomes come back in file order and
-the caller prints their warnings and errors in that order, so the output is the same
-as one process gives. Only the `score` command asks for it: `run` prints its summary
-from a process with threads, which must not fork.
+Scoring is CPU-bound and each file is independent, so `score` shares a large input with a
+forked process: both take the next chunk of files from a shared counter until none is left,
+so a large input uses two cores when the machine has them free, and when the helper's core
+is busy (a loaded machine) this process simply takes more chunks instead of waiting for a
+fixed half. The outcomes come back in file order and the caller prints their warnings and
+errors in that order, so the output is the same as one process gives. Only the `score`
+command asks for it: `run` prints its summary from a process with threads, which must not fork.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .scorecard import NotATrajectory, ScoreCard, score_file
 
 PARALLEL_FROM = 400  # files; below this a second process costs more than it saves
+CHUNK = 25  # files a process takes at a time: small enough to even out, large enough to cost nothing
 
 
 @dataclass(slots=True)
@@ -50,14 +53,36 @@ def score_all(paths: Iterable[str | Path], *, detail: bool = False, parallel: bo
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    half = len(paths) // 2
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        later = pool.submit(_score_chunk, paths[half:], detail)
-        first = _score_chunk(paths[:half], detail)
-        try:
-            return first + later.result()
-        except BrokenProcessPool:  # the helper process died (killed, out of memory): score here
-            return first + _score_chunk(paths[half:], detail)
+    fork = multiprocessing.get_context("fork")
+    global _NEXT_CHUNK
+    _NEXT_CHUNK = fork.Value("i", 0)  # the forked helper inherits it: the one counter both take from
+    try:
+        with ProcessPoolExecutor(1, mp_context=fork) as pool:
+            theirs = pool.submit(_take_chunks, paths, detail)
+            done = _take_chunks(paths, detail)
+            try:
+                done.update(theirs.result())
+            except BrokenProcessPool:  # the helper process died (killed, out of memory): score its chunks here
+                pass
+    finally:
+        _NEXT_CHUNK = None
+    starts = range(0, len(paths), CHUNK)
+    return [o for i in starts for o in (done.get(i) or _score_chunk(paths[i:i + CHUNK], detail))]
+
+
+_NEXT_CHUNK: Any = None  # while score_all shares its input: the index of the next chunk to take
+
+
+def _take_chunks(paths: list[str | Path], detail: bool) -> dict[int, list[Outcome]]:
+    """Score chunks taken from the shared counter until none is left: {first file's index: outcomes}."""
+    counter, done = _NEXT_CHUNK, {}
+    while True:
+        with counter.get_lock():
+            start = counter.value * CHUNK
+            counter.value += 1
+        if start >= len(paths):
+            return done
+        done[start] = _score_chunk(paths[start:start + CHUNK], detail)
 
 
 def _two_cores() -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 import pytest
 
@@ -51,6 +52,7 @@ def test_two_processes_print_what_one_prints(tmp_path, capsys, monkeypatch, args
 
 
 _ORIGINAL_SCORE_ONE = batch.score_one
+_ORIGINAL_TAKE_CHUNKS = batch._take_chunks
 
 
 def _score_one_tagged(path, detail=False):
@@ -59,15 +61,59 @@ def _score_one_tagged(path, detail=False):
     return outcome
 
 
-def test_the_second_half_is_scored_in_another_process(tmp_path, monkeypatch):
+def test_both_processes_take_chunks_and_the_outcomes_keep_file_order(tmp_path, monkeypatch):
     runs = _folder(tmp_path)
     files = sorted(runs.glob("*.jsonl"))
     monkeypatch.setattr(batch, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(batch, "CHUNK", 1)
     monkeypatch.setattr(batch, "_two_cores", lambda: True)
     monkeypatch.setattr(batch, "score_one", _score_one_tagged)  # the forked helper inherits it
     outcomes = batch.score_all(files, parallel=True)
+    assert [o.card.path if o.card else o.error.split(":")[0] for o in outcomes] == [str(f) for f in files]
+    assert [o.warnings[:-1] for o in outcomes] == [_ORIGINAL_SCORE_ONE(f).warnings for f in files]
+
+
+# The held-up helper (below): this process's pid and two flags: the helper has taken its first chunk;
+# this process has taken every other chunk. Module level, so the helper process finds them by name.
+_HELD: dict[str, object] = {}
+
+
+def _take_chunks_then_release(paths, detail):
+    if os.getpid() == _HELD["parent"]:
+        _wait_for(_HELD["helper_took"])  # the helper holds one chunk before this process starts
+        done = _ORIGINAL_TAKE_CHUNKS(paths, detail)
+        _HELD["parent_done"].touch()  # every other chunk is taken: release the helper
+        return done
+    return _ORIGINAL_TAKE_CHUNKS(paths, detail)
+
+
+def _score_one_held(path, detail=False):
+    if os.getpid() != _HELD["parent"]:
+        _HELD["helper_took"].touch()
+        _wait_for(_HELD["parent_done"])
+    return _score_one_tagged(path, detail)
+
+
+def _wait_for(flag):
+    while not flag.exists():
+        time.sleep(0.01)
+
+
+def test_a_helper_that_is_held_up_leaves_the_rest_to_this_process(tmp_path, monkeypatch):
+    """The helper takes one chunk and is held there until this process has taken every other chunk (as
+    a busy core would hold it): this process scores them all instead of waiting for a fixed half."""
+    runs = _folder(tmp_path)
+    files = sorted(runs.glob("*.jsonl"))
+    monkeypatch.setitem(_HELD, "parent", os.getpid())
+    monkeypatch.setitem(_HELD, "helper_took", tmp_path / "helper_took")
+    monkeypatch.setitem(_HELD, "parent_done", tmp_path / "parent_done")
+    monkeypatch.setattr(batch, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(batch, "CHUNK", 1)
+    monkeypatch.setattr(batch, "_two_cores", lambda: True)
+    monkeypatch.setattr(batch, "_take_chunks", _take_chunks_then_release)
+    monkeypatch.setattr(batch, "score_one", _score_one_held)
+    outcomes = batch.score_all(files, parallel=True)
     pids = [o.warnings[-1] for o in outcomes]
-    half = len(files) // 2
-    assert set(pids[:half]) == {f"pid {os.getpid()}"}
-    assert len(set(pids[half:])) == 1 and pids[half] != f"pid {os.getpid()}"
+    assert len(pids) == len(files) == 16
+    assert pids.count(f"pid {os.getpid()}") == 15  # the helper scored only the one file it held
     assert [o.card.path if o.card else o.error.split(":")[0] for o in outcomes] == [str(f) for f in files]

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, strategies as st
+
 from a320bench.bridge.score.groundtruth import GroundTruth
 from a320bench.bridge.score.inputs import find_trajectory_files
 from a320bench.paths import expand_paths
-from a320bench.server.trajectory import read_events
+from a320bench.server.trajectory import _lines, read_events
 
 EVENTS = [{"type": "meta", "n": 1, "text": "§ naïve ✈", "x": 0.1, "big": 2**63 - 1},
           {"type": "tool_call", "nested": {"a": [1, 2.5, None, True]}, "neg": -0.0}]
@@ -26,6 +28,11 @@ def test_a_well_formed_file_reads_as_the_standard_library_reads_it_whatever_its_
         got = _read(f)
         assert got == EVENTS
         assert [type(v) for e in got for v in e.values()] == [type(v) for e in EVENTS for v in e.values()]
+
+
+@given(st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"", b" ", b"{}", b"ab"]), max_size=12).map(b"".join))
+def test_lines_break_where_universal_newlines_break(data):
+    assert list(_lines(data)) == data.splitlines()
 
 
 def test_values_only_the_standard_library_accepts_are_read_by_it(tmp_path):
