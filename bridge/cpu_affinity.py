@@ -21,9 +21,9 @@ whose agent is an external client, which starts processes of its own, is never p
 the run ends the thread's previous mask comes back.
 
 Under load: a pinned process cannot flee a busy CPU, but when every CPU is busy there is
-nowhere better to go: with two CPU burners beside it (and the other jobs of this machine) the catalogue run took
-52-70 s pinned vs 81-91 s free in one process (a second pass: 61-106 s vs 76-98 s), 29-34 s vs
-40-43 s in two (README, Performance): no loss beyond this machine's noise.
+nowhere better to go: with two CPU burners beside it (and the other jobs of this machine)
+the catalogue run took 52-70 s pinned vs 81-91 s free in one process (a second pass: 61-106 s
+vs 76-98 s), 29-34 s vs 40-43 s in two (README, Performance): no loss beyond this machine's noise.
 What pinning can get wrong is a CPU shared while another stands idle: two runs started together
 on one CPU, or a job pinned beside it. So the held thread looks, at an episode's start every
 RECHECK_S, at how long it waited for its CPU since its last look (/proc/thread-self/schedstat)
