@@ -11,7 +11,8 @@ its tool returning the same ECAM read-out as JSON (eval log written). Each side 
 in its own process at N = short and N = long, interleaved over rounds (medians), so the
 per-step cost is (T_long - T_short) / (K * (long - short)) and the fixed cost per episode
 is T_short / K - short * step. Targets (docs/architecture.md): per step <= 0.1x Inspect,
-fixed cost per episode <= 0.5x.
+fixed cost per episode <= 0.5x. Ours flies as `run` does, its harness and agent threads held on one
+CPU (bridge/cpu_affinity.py); `A320_BENCH_NO_CPU_PIN=1` shows it free.
 
 The peer is installed, pinned, into its own virtual environment under .cache/ the first
 time (`--peer-python` uses an interpreter that already has inspect_ai 0.3.285).

@@ -30,6 +30,7 @@ from typing import Any, AsyncIterator, Iterator
 import anyio
 from anyio.abc import SocketStream
 
+from .cpu_affinity import ThreadPin
 from .jsonrpc_socket import LineReader, LineWriter
 
 STOP_GRACE_S = 5.0  # how long a cancelled episode waits for its agent to stop
@@ -81,6 +82,9 @@ async def serve_agent_apart(server: Any, agent: Any, journal: Any, view_fields: 
     eof = False
     try:
         stream = await SocketStream.from_socket(harness_end)
+        if pool is not None:
+            pool.pin.rebalance(w.thread.native_id for w in pool.made if w.thread.is_alive())
+            pool.pin.hold()  # before its first agent thread is made: they share this thread's CPU
         worker = _take_worker(pool)
         worker.start(agent, agent_end, journal, run, view_fields)
         lowlevel = server._lowlevel_server
@@ -105,7 +109,7 @@ async def serve_agent_apart(server: Any, agent: Any, journal: Any, view_fields: 
         if worker is not None:
             # Back to the run's pool only after a clean end: nothing of this episode left on its loop.
             if pool is not None and eof and run.leftovers == 0 and worker.started:
-                pool.append(worker)
+                pool.idle.append(worker)
             else:
                 worker.retire(join=eof)  # an agent that ignores the cancel is left on its daemon thread
     return run
@@ -118,7 +122,9 @@ class _Worker:
     __slots__ = ("thread", "loop", "started")
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
+        # Made in an empty context: the loop's own wake-up handle keeps a copy of the context it was made
+        # in, and the harness's (the run's pool among its values) is not for the agent to find.
+        self.loop = contextvars.Context().run(asyncio.new_event_loop)
         self.thread = threading.Thread(target=_agent_thread, args=(self.loop,), name="a320bench-agent", daemon=True)
         self.started = False
         self.thread.start()
@@ -137,35 +143,53 @@ class _Worker:
             self.thread.join()
 
 
-def _take_worker(pool: list[_Worker] | None) -> _Worker:
-    while pool:
-        worker = pool.pop()
+def _take_worker(pool: _Pool | None) -> _Worker:
+    while pool is not None and pool.idle:
+        worker = pool.idle.pop()
         if worker.thread.is_alive() and not worker.loop.is_closed():
             worker.started = False
             return worker
-    return _Worker()
+    worker = _Worker()
+    if pool is not None:
+        pool.made = [w for w in pool.made if w.thread.is_alive()] + [worker]
+    return worker
+
+
+class _Pool:
+    """A run's idle agent threads, and the CPU its harness thread holds while they fly (cpu_affinity.py)."""
+
+    __slots__ = ("idle", "pin", "made")
+
+    def __init__(self, cpu: int | None) -> None:
+        self.idle: list[_Worker] = []
+        self.pin = ThreadPin(cpu)
+        self.made: list[_Worker] = []  # every agent thread it made and still running: they follow the pin
 
 
 # The run's pool of idle agent threads (see reusing_agent_threads); None: a thread per episode.
-_POOL: contextvars.ContextVar[list[_Worker] | None] = contextvars.ContextVar("a320bench_agent_pool", default=None)
+_POOL: contextvars.ContextVar[_Pool | None] = contextvars.ContextVar("a320bench_agent_pool", default=None)
 
 
 @contextmanager
-def reusing_agent_threads() -> Iterator[None]:
+def reusing_agent_threads(cpu: int | None = None) -> Iterator[None]:
     """Episodes run inside reuse agent threads and their event loops, one after another: a thread and a
     loop cost less than the episode's MCP handshake, but a run pays them per episode otherwise. Each
     episode still gets a new socket pair, a new MCP session and a fresh context, and its job cancels
     whatever its agent left running before it closes its end; a thread whose agent left anything behind
-    is not reused. When the block ends, every idle agent thread stops."""
-    pool: list[_Worker] = []
+    is not reused. When the block ends, every idle agent thread stops.
+
+    The thread that flies the first such episode is held on one CPU, `cpu` if given (a worker process's),
+    with the agent threads it starts, until the block ends (cpu_affinity.py says why and who goes where)."""
+    pool = _Pool(cpu)
     token = _POOL.set(pool)
     try:
         yield
     finally:
         _POOL.reset(token)
-        for worker in pool:
+        for worker in pool.idle:
             worker.retire(join=True)
-        pool.clear()
+        pool.idle.clear()
+        pool.pin.release()
 
 
 async def _until_eof(stream: SocketStream) -> None:

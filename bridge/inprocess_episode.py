@@ -172,6 +172,8 @@ async def _drive(agent: Any, ep: Any, recorder: Recorder, journal: AgentJournal,
         run = await fly(server, agent, journal, view)
     except Exception as e:  # the server failed
         return EndReason.HARNESS_ERROR, f"harness error: {_harness_error(recorder, e)}", None
+    finally:
+        server.release()  # its connection is over: the episode need not wait for the server's collection
     e = run.error
     if isinstance(e, EpisodeEnded):
         extra = {"exception": e.exception} if isinstance(e, PluginFailed) and e.exception else {}

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .scenario.effects import EffectsWatch
+from .scenario.effects import EffectsWatch, StartEffects
 from .scenario.preconditions import PreconditionWatch
 from .alert_log import AlertLog
 from .scenario.harness import Gate, HoldWatch, evaluate_success, holds
@@ -62,7 +62,10 @@ class EpisodeOver(Exception):
 
 class Episode:
     def __init__(self, scenario: Scenario, aircraft: Aircraft, gate: Gate, recorder: Recorder,
-                 on_verdict: Callable[[dict[str, Any]], None] | None = None, *, with_captain: bool = False):
+                 on_verdict: Callable[[dict[str, Any]], None] | None = None, *, with_captain: bool = False,
+                 start_effects: StartEffects | None = None):
+        """`start_effects`: what the effects watch measures of `aircraft` now, when the caller has it
+        (a prepared setup keeps it)."""
         self.scenario = scenario
         self.ac = aircraft
         self.gate = gate
@@ -83,7 +86,7 @@ class Episode:
         self.polled = [f for f in self.pending if hasattr(f.trigger, "when")]
         self.budget = scenario.budget
         self.book = book_actions(scenario, with_captain=with_captain)
-        self.watch = EffectsWatch(aircraft, self.book)
+        self.watch = EffectsWatch(aircraft, self.book, start_effects)
         self.preconditions = PreconditionWatch(scenario)
         self._checked: list[dict[str, Any]] = []  # the current command's preconditions, for its record
         self.violations: list[dict[str, Any]] = []  # invariants violated, with the call and sim time
@@ -231,23 +234,25 @@ class Episode:
             self.on_verdict(self.final)
         return self.final
 
-    def _end_violations(self) -> list[dict[str, Any]]:
+    def _end_violations(self, snap: dict[str, Any]) -> list[dict[str, Any]]:
         """Invariants of the end state (speed brakes left out), as if the episode ended now."""
         return [{"invariant": inv, "seq": self.seq, "sim_time_s": self.sim_elapsed}
-                for inv in at_end(self.ac.snapshot(), self.baseline_controls, self.book)]
+                for inv in at_end(snap, self.baseline_controls, self.book)]
 
     def verdict(self, final: bool = True) -> dict[str, Any]:
         """The verdict as it stands. The state hash (a replay check) is computed for the final
         verdict only: it costs more than the rest together, and a client call waits for it."""
+        snap = self.ac.snapshot()  # one for all that reads the state: reading it changes nothing
         return {
             "scenario_id": self.scenario.id,
             "gate": self.gate.to_dict(),
             "reason": self.ended,
             "report_done": self.report,
             "success": evaluate_success(self.ac, self.scenario, self.baseline_controls,
-                                        self.violations + self._end_violations(), self.holds.held_for(self.sim_elapsed)),
+                                        self.violations + self._end_violations(snap),
+                                        self.holds.held_for(self.sim_elapsed), snapshot=snap),
             "final_ecam": self.ac.read_ecam(),
             "tool_calls_used": self.tool_calls,
             "sim_time_s": self.sim_elapsed,
-            "state_hash": self.ac.state_hash() if final else None,
+            "state_hash": self.ac.state_hash(snap) if final else None,
         }

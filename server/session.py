@@ -16,6 +16,7 @@ from typing import Any
 
 from .episode import Episode
 from .scenario.harness import prepared
+from .scenario.memo import per_scenario
 from .scenario.model import Scenario
 from .trajectory import Recorder
 
@@ -24,6 +25,7 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+@per_scenario
 def scenario_hash(sc: Scenario) -> str:
     return sha256_text(json.dumps(sc.model_dump(mode="json"), sort_keys=True))
 
@@ -80,7 +82,8 @@ def open_episode(
         sim_time_s=ac.sim_time,
         state_hash=p.state_hash,
     )
-    ep = Episode(sc, ac, gate, recorder, on_verdict=on_verdict, with_captain="captain" in tools)
+    ep = Episode(sc, ac, gate, recorder, on_verdict=on_verdict, with_captain="captain" in tools,
+                 start_effects=p.effects)
     if not gate.passed:
         ep.end("invalid_scenario")
     return ep

@@ -41,6 +41,7 @@ from typing import Any
 from a320bench.server.end_reason import EndReason
 
 from .. import console
+from ..cpu_affinity import cpus_for_workers
 from . import frames
 from .base import RunState
 from .chain import Chain, RunJob, run_chain
@@ -157,8 +158,8 @@ class _Pool:
         self.closed = False
         self.queued = anyio.Event()  # set (and replaced) when a chain is put back or the pool closes
         async with anyio.create_task_group() as tg:
-            for _ in range(self.processes):
-                tg.start_soon(self._slot)
+            for cpu in cpus_for_workers(self.processes):  # worker i on its own CPU (cpu_affinity.py)
+                tg.start_soon(self._slot, cpu)
 
     def _little_left(self) -> bool:
         """Too few chains are queued to hand out more than each worker flies: none is held in advance."""
@@ -184,13 +185,14 @@ class _Pool:
                 return chain
             await self.queued.wait()  # every chain is out; one may come back (its worker died)
 
-    async def _slot(self) -> None:
+    async def _slot(self, cpu: int | None) -> None:
         """One worker process at a time, replaced when it dies while chains are left."""
         import anyio
 
+        argv = [sys.executable, "-m", "a320bench.bridge.executors.worker", str(os.getpid())]
+        argv += [] if cpu is None else [str(cpu)]
         while self.pending:
-            process = await anyio.open_process([sys.executable, "-m", "a320bench.bridge.executors.worker",
-                                                str(os.getpid())], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            process = await anyio.open_process(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                                stderr=subprocess.PIPE, start_new_session=True)
             worker = _Worker(process)
             self.workers.add(worker)

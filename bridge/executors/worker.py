@@ -1,6 +1,6 @@
 """A local worker process: flies the chains its driver sends, several at a time, in one anyio loop.
 
-Started by the run (local.py) as `python -m a320bench.bridge.executors.worker DRIVER_PID`, in a
+Started by the run (local.py) as `python -m a320bench.bridge.executors.worker DRIVER_PID [CPU]`, in a
 session of its own, so that a Ctrl-C at the terminal reaches the driver only: the driver
 decides what it means and says so over the pipe (frames.py). The worker never outlives
 the driver: the kernel kills it when the driver dies (PR_SET_PDEATHSIG), and the client
@@ -36,6 +36,7 @@ def _die_with(driver_pid: int) -> None:
 
 def main(argv: list[str]) -> None:
     driver_pid = int(argv[0])
+    cpu = int(argv[1]) if len(argv) > 1 else None  # the one its episodes hold (cpu_affinity.py)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver turns Ctrl-C into "stop"
     _die_with(driver_pid)
     channel_out = os.fdopen(os.dup(1), "wb")
@@ -49,7 +50,7 @@ def main(argv: list[str]) -> None:
     from .. import console
     from ..agent_thread import reusing_agent_threads
 
-    with console.scope(), reusing_agent_threads():
+    with console.scope(), reusing_agent_threads(cpu):
         job, concurrency = first[1], first[2]  # unpickling the job imports what the provider needs (seconds)
         console.add_secrets(job.scrubber.secrets)
         _load_episode_code()

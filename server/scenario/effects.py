@@ -27,6 +27,7 @@ import dataclasses
 import pickle
 import random
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from ..sim import Aircraft
 from ..sim.aircraft import FrozenAircraft
@@ -45,20 +46,44 @@ def fuel_leak(failures: Collection[str]) -> bool:
     return any(f.startswith("fuel_") and f.endswith("_leak") for f in failures)
 
 
+@dataclass(frozen=True, slots=True)
+class StartEffects:
+    """What a watch measures of an aircraft when it begins: a function of its state alone, so one
+    measure serves every copy of a prepared aircraft (harness.prepared keeps it)."""
+
+    situation: Situation
+    capabilities: frozenset[str]
+    invariants: frozenset[str]
+
+
+def start_effects(ac: Aircraft) -> StartEffects:
+    start = ac.snapshot()
+    situation = Situation(start, min_safe_altitude_ft=ac.world.min_safe_altitude_ft)
+    situation, caps, inv = _measured(situation, start, ac.failures)
+    return StartEffects(situation, caps, inv)
+
+
+def _measured(sit: Situation, snap: dict[str, object], failures: Collection[str]
+              ) -> tuple[Situation, frozenset[str], frozenset[str]]:
+    seen = dataclasses.replace(sit, engine_out_in_flight=sit.engine_out_in_flight or engine_out_in_flight(snap),
+                               fuel_leak=fuel_leak(failures))
+    return (sit if seen == sit else seen), present(snap, seen), holding(snap)
+
+
 class EffectsWatch:
     """Capabilities and invariants of one aircraft, from one call to the next.
 
     `book`: the (control, position) commands the scenario's procedure and optional actions
-    call for; what they take away is never held against the agent's invariants."""
+    call for; what they take away is never held against the agent's invariants. `start`:
+    `start_effects(ac)`, when the caller has it already."""
 
     __slots__ = ("_ac", "_situation", "_key", "_caps", "_inv", "_at_arrival", "_arrived", "_book", "_taken",
                  "_before")
 
-    def __init__(self, ac: Aircraft, book: Collection[tuple[str, str]] = ()):
+    def __init__(self, ac: Aircraft, book: Collection[tuple[str, str]] = (), start: StartEffects | None = None):
         self._ac = ac
-        start = ac.snapshot()
-        self._situation = Situation(start, min_safe_altitude_ft=ac.world.min_safe_altitude_ft)
-        self._caps, self._inv = self._measure(start, ac.failures)
+        start = start if start is not None else start_effects(ac)
+        self._situation, self._caps, self._inv = start.situation, start.capabilities, start.invariants
         self._key = self._state_key()
         # (sim time, capabilities, invariants, failures) just before the first failure arrived in this call
         self._at_arrival: tuple[float, frozenset[str], frozenset[str], frozenset[str]] | None = None
@@ -75,12 +100,8 @@ class EffectsWatch:
         return self._ac.ticks, frozenset(self._ac.failures)
 
     def _measure(self, snap: dict[str, object], failures: Collection[str]) -> tuple[frozenset[str], frozenset[str]]:
-        sit = self._situation
-        seen = dataclasses.replace(sit, engine_out_in_flight=sit.engine_out_in_flight or engine_out_in_flight(snap),
-                                   fuel_leak=fuel_leak(failures))
-        if seen != sit:
-            self._situation = seen
-        return present(snap, self._situation), holding(snap)
+        self._situation, caps, inv = _measured(self._situation, snap, failures)
+        return caps, inv
 
     def before_command(self) -> None:
         """Called just before the agent's command moves a control: keep the aircraft as it was,

@@ -15,6 +15,8 @@ from typing import Any
 from ..sim import Aircraft, build
 from ..sim import CONTROLS
 from ..sim.aircraft import FrozenAircraft
+from .effects import StartEffects, start_effects
+from .memo import per_scenario
 from .model import ControlsUnchanged, EcamClear, FailureSpec, Scenario, StatePredicate
 
 POLL_S = 1.0  # resolution of predicate triggers
@@ -129,11 +131,13 @@ def prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """A fresh aircraft after setup, injection and gate; its gate; its state hash (for the setup event)."""
+    """A fresh aircraft after setup, injection and gate; its gate; its state hash (for the setup event);
+    what an effects watch measures of it at the start (the same for every copy)."""
 
     aircraft: Aircraft
     gate: Gate
     state_hash: str
+    effects: StartEffects
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +145,7 @@ class _Kept:
     aircraft: FrozenAircraft
     gate: Gate
     state_hash: str
+    effects: StartEffects
 
 
 _KEPT: OrderedDict[str, _Kept] = OrderedDict()
@@ -153,6 +158,7 @@ def setups_run() -> int:
     return _SETUPS_RUN
 
 
+@per_scenario
 def setup_key(sc: Scenario) -> str:
     """The content hash of what a setup depends on: the initial state, the failures injected before
     the episode, the gate. Scenarios that differ elsewhere (prompt, procedure, budget) share it."""
@@ -172,14 +178,14 @@ def prepared(sc: Scenario) -> Prepared:
     if kept is None:
         _SETUPS_RUN += 1
         ac, gate = _prepare(sc)
-        kept = _KEPT[key] = _Kept(FrozenAircraft(ac), gate, ac.state_hash())
+        kept = _KEPT[key] = _Kept(FrozenAircraft(ac), gate, ac.state_hash(), start_effects(ac))
         while len(_KEPT) > KEPT_SETUPS:
             _KEPT.popitem(last=False)
     else:
         _KEPT.move_to_end(key)
     g = kept.gate
     return Prepared(kept.aircraft.thaw(), replace(g, displayed=list(g.displayed), missing=list(g.missing),
-                                                  unexpected=list(g.unexpected)), kept.state_hash)
+                                                  unexpected=list(g.unexpected)), kept.state_hash, kept.effects)
 
 
 def _prepare(sc: Scenario) -> tuple[Aircraft, Gate]:
@@ -227,18 +233,19 @@ class HoldWatch:
 
 
 def evaluate_success(ac: Aircraft, sc: Scenario, baseline: dict[str, str] | None = None,
-                     violations: Sequence[dict[str, Any]] = (), held_for_s: dict[int, float] | None = None
-                     ) -> dict[str, Any]:
+                     violations: Sequence[dict[str, Any]] = (), held_for_s: dict[int, float] | None = None,
+                     snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
     """Each criterion recorded with what was seen; success needs them all, and no safety
     invariant violated at any point of the episode (`violations`, from the episode's watch).
 
     `baseline` is the control positions when the episode began (for `controls_unchanged`);
     the crew's actions since then are `ac.events`. `held_for_s`: for each criterion with
     `held_s` (by index), how long it has held without a break (the episode's HoldWatch).
+    `snapshot`: `ac.snapshot()`, when the caller has it already.
     """
     results = []
     shown = ac.ecam_titles()
-    snap = ac.snapshot()  # one snapshot for every predicate: building it is the costly part
+    snap = ac.snapshot() if snapshot is None else snapshot  # one for every predicate: building it is the costly part
     for i, crit in enumerate(sc.success):
         if isinstance(crit, ControlsUnchanged):
             before = baseline if baseline is not None else ac.controls

@@ -235,8 +235,9 @@ class Aircraft:
             raise UnknownVariableError(var, snap)
         return snap[var]
 
-    def state_hash(self) -> str:
-        blob = json.dumps(self.snapshot(), sort_keys=True, separators=(",", ":"))
+    def state_hash(self, snapshot: dict[str, object] | None = None) -> str:
+        """`snapshot`: this aircraft's current `snapshot()`, when the caller has it already."""
+        blob = json.dumps(self.snapshot() if snapshot is None else snapshot, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     # ---- ECAM and pages ---------------------------------------------------------------
@@ -255,12 +256,21 @@ class FrozenAircraft:
 
     The state is pickled once and unpickled per copy, five times cheaper than a deep copy
     (the ECAM alerts an aircraft holds are the catalogue's own, referred to by title). The
-    bytes never leave the process."""
+    bytes never leave the process. The random generator's state (624 integers, a fifth of
+    the unpickling) is kept aside as the tuple it is and set on each copy's new generator."""
 
-    __slots__ = ("_blob",)
+    __slots__ = ("_blob", "_rng_state")
 
     def __init__(self, ac: Aircraft):
-        self._blob = pickle.dumps(ac, protocol=pickle.HIGHEST_PROTOCOL)
+        rng, ac.rng = ac.rng, None  # the aircraft is the generator's only holder
+        try:
+            self._blob = pickle.dumps(ac, protocol=pickle.HIGHEST_PROTOCOL)
+        finally:
+            ac.rng = rng
+        self._rng_state = rng.getstate()
 
     def thaw(self) -> Aircraft:
-        return pickle.loads(self._blob)
+        ac = pickle.loads(self._blob)
+        ac.rng = random.Random(0)
+        ac.rng.setstate(self._rng_state)
+        return ac

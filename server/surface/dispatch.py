@@ -42,6 +42,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
 
 from ..end_reason import EndReason
@@ -49,7 +50,7 @@ from ..episode import EpisodeOver
 from ..learning.store import LearningError
 from ..sim import SimError
 from . import messages
-from .registry import get_tool
+from .registry import get_tool, listed, listing_result
 from .state import EpisodeState, request_context_of
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,13 @@ class EpisodeServer(MCPServer[EpisodeState]):
         # client first names itself, so a served trajectory says who flew it (`run` knows already).
         self.on_client_identified: Callable[[dict[str, Any]], None] | None = None
 
+    def release(self) -> None:
+        """Let go of the episode once no connection will use this server again. The SDK's server is
+        a reference cycle (its handlers are its own bound methods), freed only by a garbage
+        collection: until then it would keep the episode alive too (its aircraft, watches and
+        recorder, about 1,200 objects), for every young-generation collection to walk again."""
+        self.state.episode = None  # type: ignore[assignment]
+
     def _identify_client(self, context: Any) -> None:
         if self.on_client_identified is None:
             return
@@ -75,6 +83,14 @@ class EpisodeServer(MCPServer[EpisodeState]):
         if info is not None:
             announce, self.on_client_identified = self.on_client_identified, None
             announce(info)
+
+    async def list_tools(self) -> list[MCPTool]:
+        return [listed(tool) for tool in self._tool_manager.list_tools()]
+
+    async def _handle_list_tools(self, ctx: Any, params: Any) -> dict[str, Any]:  # type: ignore[override]
+        # The SDK's handler dumps a fresh ListToolsResult; the prebuilt tools' dump is the same each
+        # time (the SDK copies it, then validates it against the protocol's shape as for any result).
+        return listing_result(self._tool_manager.list_tools())
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None
                         ) -> CallToolResult | InputRequiredResult:

@@ -15,6 +15,8 @@ from functools import cache
 from typing import Any
 
 from mcp.server.mcpserver.tools import Tool
+from mcp_types import ListToolsResult
+from mcp_types import Tool as MCPTool
 from mcp_types import ToolAnnotations
 
 from . import crew_tools, dev_tools, learning_tools, tools
@@ -73,6 +75,34 @@ def get_tool(name: str) -> Tool:
     # ref resolver. FuncMetadata reads the field live; Tool.output_schema is not computed yet.
     tool.fn_metadata.output_schema = shallow(inline_refs(tool.fn_metadata.output_schema))
     return tool
+
+
+# A tool's listing entry, built once per prebuilt tool: MCPServer.list_tools builds (and validates)
+# it again for every tools/list, a few hundred microseconds of each episode's handshake.
+_LISTED: dict[int, tuple[Tool, MCPTool]] = {}
+# The tools/list result of a set of prebuilt tools, dumped once: the SDK dumps the whole listing
+# (every schema) on each tools/list before it validates the dump against the protocol's shape.
+_DUMPED: dict[tuple[int, ...], tuple[tuple[Tool, ...], dict[str, Any]]] = {}
+
+
+def listed(tool: Tool) -> MCPTool:
+    """The tools/list entry of `tool`, as MCPServer.list_tools makes it (shared: never change it)."""
+    kept = _LISTED.get(id(tool))
+    if kept is None or kept[0] is not tool:
+        kept = _LISTED[id(tool)] = (tool, MCPTool(
+            name=tool.name, title=tool.title, description=tool.description, input_schema=tool.parameters,
+            output_schema=tool.output_schema, annotations=tool.annotations, icons=tool.icons, _meta=tool.meta))
+    return kept[1]
+
+
+def listing_result(tools: list[Tool]) -> dict[str, Any]:
+    """The tools/list result of `tools`, dumped as the SDK dumps a ListToolsResult (shared: never change it)."""
+    key = tuple(map(id, tools))
+    kept = _DUMPED.get(key)
+    if kept is None or any(a is not b for a, b in zip(kept[0], tools)):
+        kept = _DUMPED[key] = (tuple(tools), ListToolsResult(tools=[listed(t) for t in tools]).model_dump(
+            by_alias=True, mode="json", exclude_none=True))
+    return kept[1]
 
 
 def shallow(schema: Any) -> Any:

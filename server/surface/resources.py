@@ -9,6 +9,7 @@ and once the episode is over it is refused with the reason, as a tool is.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 
@@ -65,13 +66,20 @@ class PageResource(_EpisodeResource):
 
 
 def episode_resources(state: EpisodeState) -> list[Resource]:
-    out: list[Resource] = [EcamResource(
+    # Copies of resources validated once: validating twelve models (their URIs parsed) cost more
+    # than the rest of a server's creation.
+    return [resource.model_copy().bind(state) for resource in _unbound()]
+
+
+@functools.cache
+def _unbound() -> tuple[_EpisodeResource, ...]:
+    out: list[_EpisodeResource] = [EcamResource(
         uri=f"{URI_PREFIX}ecam", name="ecam", title="ECAM",
         description="The ECAM alerts, their procedure lines and memos (same as read_ecam; counts as a tool call).",
-        mime_type="application/json").bind(state)]
+        mime_type="application/json")]
     for page in PAGES:
         out.append(PageResource(
             uri=page_uri(page), name=f"page-{page.lower().replace('/', '-')}", title=f"{page} page", page=page,
             description=f"The {page} system display page (same as read_system_page; counts as a tool call).",
-            mime_type="application/json").bind(state))
-    return out
+            mime_type="application/json"))
+    return tuple(out)

@@ -75,3 +75,39 @@ def test_the_kept_setups_are_bounded(monkeypatch):
         harness.prepared(sc.model_copy(update={"failures": [f.model_copy(update={"settle_s": settle})
                                                              for f in sc.failures]}))
     assert len(harness._KEPT) == 2
+
+
+@pytest.mark.parametrize("rel", CASES[:4], ids=lambda r: Path(r).stem)
+def test_the_kept_start_effects_are_those_measured_on_a_fresh_setup(rel):
+    from a320bench.server.scenario.effects import start_effects
+
+    sc = load(ROOT / rel)
+    harness.prepared(sc)
+    kept = harness.prepared(sc)
+    fresh_ac, _ = harness._prepare(sc)
+    assert kept.effects == start_effects(fresh_ac) == start_effects(kept.aircraft)
+    assert kept.effects.capabilities  # a real measure: an aircraft in flight has capabilities
+
+
+def test_every_copy_gets_its_own_random_generator_in_the_kept_state():
+    sc = load(ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml")
+    fresh_ac, _ = harness._prepare(sc)
+    first, second = harness.prepared(sc).aircraft, harness.prepared(sc).aircraft
+    assert first.rng is not second.rng
+    assert first.rng.getstate() == second.rng.getstate() == fresh_ac.rng.getstate()
+    drawn = [first.rng.random() for _ in range(3)]
+    assert second.rng.getstate() == fresh_ac.rng.getstate()  # drawing from one moves only its own
+    assert [second.rng.random() for _ in range(3)] == drawn
+
+
+def test_a_scenario_hash_and_setup_key_are_never_those_of_the_scenario_it_was_copied_from():
+    from a320bench.server.session import scenario_hash
+
+    sc = load(ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml")
+    key, hashed = harness.setup_key(sc), scenario_hash(sc)  # kept for `sc` from here on
+    other = sc.model_copy(update={"budget": sc.budget.model_copy(update={"max_tool_calls": 3})})
+    assert scenario_hash(other) != hashed
+    assert scenario_hash(load(ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml")) == hashed
+    later = sc.model_copy(update={"failures": [f.model_copy(update={"settle_s": f.settle_s + 1})
+                                                for f in sc.failures]})
+    assert harness.setup_key(later) != key == harness.setup_key(sc)

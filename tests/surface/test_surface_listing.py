@@ -146,3 +146,39 @@ async def test_no_tool_schema_or_description_names_an_alert_or_a_failure():
         assert [t for t in ALERT_TITLES if t in text and t not in CONTROLS] == []  # ENG 1 FIRE is a pushbutton too
         if profile == "benchmark":
             assert [f for f in FAILURES if f in text] == []
+
+
+@pytest.mark.parametrize("profile", ["benchmark", "dev", "crew", "learning"])
+async def test_the_kept_listing_is_the_one_the_sdk_builds_for_every_profile(profile):
+    from mcp.server.mcpserver import MCPServer
+
+    from a320bench.server.surface.factory import create_server
+
+    first = create_server(new_episode(profile=profile), profile)
+    second = create_server(new_episode(profile=profile), profile)
+    kept = await first.list_tools()
+    built = await MCPServer.list_tools(first)  # the SDK's own, built afresh
+    assert [t.model_dump() for t in kept] == [t.model_dump() for t in built]
+    assert [t.name for t in kept] == list(load_profile(profile).tools)
+    again = await second.list_tools()
+    assert again == kept and again is not kept  # the same entries, a list of its own
+    from mcp_types import ListToolsResult
+
+    wire = ListToolsResult(tools=built).model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert await first._handle_list_tools(None, None) == wire == await second._handle_list_tools(None, None)
+    async with connect(new_episode(profile=profile), profile) as c:  # what a client receives
+        assert (await c.list_tools()).model_dump(by_alias=True, mode="json", exclude_none=True)["tools"] \
+            == wire["tools"]
+
+
+async def test_two_servers_resources_read_and_record_their_own_episode_only():
+    first, second = new_episode(), new_episode()
+    second.advance(30.0)  # a different state: the reads must differ
+    async with connect(first) as a, connect(second) as b:
+        read_a = await a.read_resource("a320://pages/elec")
+        read_b = await b.read_resource("a320://pages/elec")
+        await b.read_resource("a320://ecam")
+    assert json.loads(read_a.contents[0].text) != json.loads(read_b.contents[0].text)
+    assert [e["arguments"]["uri"] for e in tool_calls(first)] == ["a320://pages/elec"]
+    assert [e["arguments"]["uri"] for e in tool_calls(second)] == ["a320://pages/elec", "a320://ecam"]
+    assert (first.tool_calls, second.tool_calls) == (1, 2)
