@@ -22,15 +22,12 @@ a control (about 0.4 ms); the call is run again on it only when it lost somethin
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-import pickle
-import random
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..sim import Aircraft
-from ..sim.aircraft import FrozenAircraft
+from ..sim.aircraft import independent_copy
 from .capabilities import Situation, engine_out_in_flight, present
 from .invariants import agents_doing, healthy_engines_shut_down, holding
 
@@ -106,12 +103,7 @@ class EffectsWatch:
     def before_command(self) -> None:
         """Called just before the agent's command moves a control: keep the aircraft as it was,
         to run the call again without the command if it loses something."""
-        try:
-            self._before = FrozenAircraft(self._ac).thaw()  # a pickle round trip: half a deep copy's time
-        except (pickle.PicklingError, AttributeError, TypeError):  # something unpicklable on it (a test's patch)
-            rng = random.Random()
-            rng.setstate(self._ac.rng.getstate())  # a fifth of a deepcopy's time goes to the generator's state
-            self._before = copy.deepcopy(self._ac, {id(self._ac.rng): rng})
+        self._before = independent_copy(self._ac)  # a pickle round trip: half a deep copy's time
 
     def failure_arriving(self, failure_id: str) -> None:
         """Called just before a scheduled failure is injected: what is lost from here on is its doing."""
