@@ -31,6 +31,7 @@ from typing import Any
 from .scenario.effects import EffectsWatch, StartEffects
 from .scenario.preconditions import PreconditionWatch
 from .alert_log import AlertLog
+from .scenario.hands_off import hands_off
 from .scenario.harness import Gate, HoldWatch, evaluate_success, holds
 from .scenario.invariants import at_end
 from .scenario.model import FailureSpec, Scenario
@@ -243,14 +244,19 @@ class Episode:
         """The verdict as it stands. The state hash (a replay check) is computed for the final
         verdict only: it costs more than the rest together, and a client call waits for it."""
         snap = self.ac.snapshot()  # one for all that reads the state: reading it changes nothing
+        success = evaluate_success(self.ac, self.scenario, self.baseline_controls,
+                                   self.violations + self._end_violations(snap),
+                                   self.holds.held_for(self.sim_elapsed), snapshot=snap)
+        if final:  # the end state must hold by itself, not only at the instant of the end
+            # (read when the end passed: an outcome that failed there cannot pass; the flight costs ms)
+            success["hands_off"] = hands_off(self.ac, self.scenario) if success["passed"] else None
+            success["passed"] = success["passed"] and success["hands_off"]["passed"]
         return {
             "scenario_id": self.scenario.id,
             "gate": self.gate.to_dict(),
             "reason": self.ended,
             "report_done": self.report,
-            "success": evaluate_success(self.ac, self.scenario, self.baseline_controls,
-                                        self.violations + self._end_violations(snap),
-                                        self.holds.held_for(self.sim_elapsed), snapshot=snap),
+            "success": success,
             "final_ecam": self.ac.read_ecam(),
             "tool_calls_used": self.tool_calls,
             "sim_time_s": self.sim_elapsed,

@@ -4,7 +4,8 @@ The verdict and every command's class come from the ScoreCard (scoring decides
 them, not the report); the events add what only a page needs: when each call
 ran on the simulated clock, the ECAM alerts as intervals (from `ecam_changes`,
 see server/alert_log.py), the expected procedure with the command that did each
-step, the diagnosis keywords, the success criteria's values at the end, and the
+step, the diagnosis keywords, the success criteria's values at the end (and after the
+hands-off flight: server/scenario/hands_off.py), and the
 transcript's turns. Long texts are cut (TEXT_LIMIT) so 10,000 episodes fit in one file.
 """
 
@@ -217,28 +218,40 @@ def _keywords(report: dict[str, Any] | None, groups: Any) -> list[dict[str, Any]
 
 
 def _criteria(success: Any) -> list[dict[str, Any]]:
+    success = success if isinstance(success, dict) else {}
     out = []
-    for c in _dicts((success or {}).get("criteria") if isinstance(success, dict) else None):
-        kind = c.get("kind")
-        if kind == "state":
-            want = (f"between {c.get('low')} and {c.get('high')}" if c.get("op") == "between"
-                    else f"{c.get('op')} {json.dumps(c.get('value'), default=str)}")
-            what, actual = f"{c.get('var')} {want}", json.dumps(c.get("actual"), default=str)
-        elif kind == "ecam_clear_of":
-            present = c.get("present") or []
-            what = "ECAM clear of " + ", ".join(map(str, c.get("titles") or []))
-            actual = ("still shown: " + ", ".join(map(str, present))) if present else "clear"
-        elif kind == "controls_unchanged":
-            moved = c.get("moved") or {}
-            what = "no control moved on the " + ", ".join(map(str, c.get("panels") or [])) + " panels"
-            parts = [f"{n} {' → '.join(map(str, ab)) if isinstance(ab, list) else ab}" for n, ab in moved.items()
-                     ] if isinstance(moved, dict) else []
-            parts += [f"{n} pushed" for n in c.get("pushed") or []]
-            actual = "; ".join(parts) or "none moved"
-        else:
-            what, actual = str(kind), _cut({k: v for k, v in c.items() if k not in ("kind", "passed")}, 300)
+    for c in _dicts(success.get("criteria")):
+        what, actual = _described(c)
         out.append({"what": _cut(what, 300), "actual": _cut(actual, 300), "passed": bool(c.get("passed"))})
+    hands_off = success.get("hands_off")
+    if isinstance(hands_off, dict):  # the same criteria on the aircraft flown on with no input
+        failed = "; ".join(": ".join(_described(c)) for c in _dicts(hands_off.get("failed")))
+        after = hands_off.get("after_s")
+        after = f"{after:g}" if isinstance(after, (int, float)) else str(after)
+        out.append({"what": f"all of the above still hold after {after} s hands off",
+                    "actual": _cut(failed or "they do", 300), "passed": bool(hands_off.get("passed"))})
     return out
+
+
+def _described(c: dict[str, Any]) -> tuple[str, str]:
+    """(what a criterion asks, what was seen)."""
+    kind = c.get("kind")
+    if kind == "state":
+        want = (f"between {c.get('low')} and {c.get('high')}" if c.get("op") == "between"
+                else f"{c.get('op')} {json.dumps(c.get('value'), default=str)}")
+        return f"{c.get('var')} {want}", json.dumps(c.get("actual"), default=str)
+    if kind == "ecam_clear_of":
+        present = c.get("present") or []
+        what = "ECAM clear of " + ", ".join(map(str, c.get("titles") or []))
+        return what, ("still shown: " + ", ".join(map(str, present))) if present else "clear"
+    if kind == "controls_unchanged":
+        moved = c.get("moved") or {}
+        what = "no control moved on the " + ", ".join(map(str, c.get("panels") or [])) + " panels"
+        parts = [f"{n} {' → '.join(map(str, ab)) if isinstance(ab, list) else ab}" for n, ab in moved.items()
+                 ] if isinstance(moved, dict) else []
+        parts += [f"{n} pushed" for n in c.get("pushed") or []]
+        return what, "; ".join(parts) or "none moved"
+    return str(kind), _cut({k: v for k, v in c.items() if k not in ("kind", "passed")}, 300)
 
 
 def _turns(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -23,15 +23,12 @@ the call lost something.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-import pickle
-import random
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..sim import Aircraft
-from ..sim.aircraft import FrozenAircraft
+from ..sim.aircraft import KeptAircraft, kept
 from .capabilities import Situation, engine_out_in_flight, present
 from .invariants import agents_doing, healthy_engines_shut_down, holding
 
@@ -92,7 +89,7 @@ class EffectsWatch:
         self._book = frozenset(book)
         self._taken: frozenset[str] = frozenset()  # capabilities agent commands took away, not back yet
         # the aircraft just before the current command: frozen, thawed only when the call lost something
-        self._before: FrozenAircraft | Aircraft | None = None
+        self._before: KeptAircraft | None = None
 
     @property
     def capabilities(self) -> frozenset[str]:
@@ -108,12 +105,7 @@ class EffectsWatch:
     def before_command(self) -> None:
         """Called just before the agent's command moves a control: keep the aircraft as it was,
         to run the call again without the command if it loses something."""
-        try:
-            self._before = FrozenAircraft(self._ac)  # pickled: the thaw, as dear again, waits until needed
-        except (pickle.PicklingError, AttributeError, TypeError):  # something unpicklable on it (a test's patch)
-            rng = random.Random()
-            rng.setstate(self._ac.rng.getstate())  # a fifth of a deepcopy's time goes to the generator's state
-            self._before = copy.deepcopy(self._ac, {id(self._ac.rng): rng})
+        self._before = kept(self._ac)  # pickled: the thaw, as dear again, waits until it is needed
 
     def failure_arriving(self, failure_id: str) -> None:
         """Called just before a scheduled failure is injected: what is lost from here on is its doing."""
@@ -126,7 +118,7 @@ class EffectsWatch:
         """The capabilities the aircraft would have at `until_s` had the command not been given."""
         before, self._before = self._before, None
         assert before is not None
-        twin = before.thaw() if isinstance(before, FrozenAircraft) else before
+        twin = before.thaw()
         twin.advance(max(0.0, until_s - twin.sim_time))
         return present(twin.snapshot(), self._situation)
 

@@ -20,6 +20,7 @@ climb or descent) caps that step with its `max_step_s`.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import pickle
@@ -274,3 +275,33 @@ class FrozenAircraft:
         ac.rng = random.Random(0)
         ac.rng.setstate(self._rng_state)
         return ac
+
+
+class _DeepCopied:
+    """An aircraft that cannot be pickled (a test's patch on it), kept as a deep copy made at once."""
+
+    __slots__ = ("_ac",)
+
+    def __init__(self, ac: Aircraft):
+        rng = random.Random()
+        rng.setstate(ac.rng.getstate())  # a fifth of a deepcopy's time goes to the generator's state
+        self._ac = copy.deepcopy(ac, {id(ac.rng): rng})
+
+    def thaw(self) -> Aircraft:
+        return copy.deepcopy(self._ac)
+
+
+KeptAircraft = FrozenAircraft | _DeepCopied
+
+
+def kept(ac: Aircraft) -> KeptAircraft:
+    """`ac`'s state as it is now, to `thaw()` into an independent aircraft later (or never)."""
+    try:
+        return FrozenAircraft(ac)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return _DeepCopied(ac)
+
+
+def independent_copy(ac: Aircraft) -> Aircraft:
+    """A copy of `ac` that shares nothing with it."""
+    return kept(ac).thaw()

@@ -116,6 +116,24 @@ def test_success_criteria_are_shown_with_the_value_each_had_at_the_end(tmp_path)
     ]
 
 
+def test_the_hands_off_reading_is_one_more_criterion_naming_what_no_longer_held(tmp_path):
+    t = compliant()
+    t.events[-1]["success"] = {"passed": False, "criteria": [
+        {"kind": "state", "var": "flight.altitude_ft", "op": "between", "low": 9500, "high": 10500, "actual": 10001.0,
+         "passed": True}],
+        "hands_off": {"after_s": 120.0, "passed": False, "failed": [
+            {"kind": "state", "var": "flight.altitude_ft", "op": "between", "low": 9500, "high": 10500,
+             "actual": 14014.0},
+            {"kind": "ecam_clear_of", "titles": ["ENG 1 FAIL"], "present": ["ENG 1 FAIL"]}]}}
+    assert timeline(t, tmp_path)["criteria"][1:] == [
+        {"what": "all of the above still hold after 120 s hands off",
+         "actual": "flight.altitude_ft between 9500 and 10500: 14014.0; ECAM clear of ENG 1 FAIL: still shown: "
+                   "ENG 1 FAIL", "passed": False}]
+    t.events[-1]["success"]["hands_off"] = {"after_s": 120.0, "passed": True, "failed": []}
+    assert timeline(t, tmp_path)["criteria"][1:] == [
+        {"what": "all of the above still hold after 120 s hands off", "actual": "they do", "passed": True}]
+
+
 def test_a_model_run_keeps_its_turns_and_a_client_run_its_report(tmp_path):
     t = gen1().assistant(1200, 80, 0.002)
     t.events[-1].update(text="I read the ECAM.", tool_calls=[{"name": "read_ecam", "arguments": "{}"}])

@@ -52,7 +52,7 @@ async def test_the_stateless_2026_path_serves_the_benchmark_tools_and_report_don
     assert (verdict["reason"], verdict["tool_calls_used"], verdict["profile"]) == ("agent_done", 3, "benchmark")
     assert verdict["report_done"] == {"diagnosis": "GEN 1 fault", "actions_summary": "GEN 1 OFF"}
     assert verdict["gate"]["passed"] is True
-    assert set(verdict["success"]) == {"passed", "criteria", "invariant_violations"}
+    assert set(verdict["success"]) == {"passed", "criteria", "invariant_violations", "hands_off"}
     assert verdict["final_ecam"]["alerts"] == []
     events = read_events(traj)
     assert [e["type"] for e in events] == ["meta", "setup", "client_report", "tool_call", "tool_call", "tool_call",
