@@ -52,3 +52,11 @@ def test_the_hands_off_flight_leaves_the_episode_as_it_was():
     final = _final(events)
     last = [e for e in events if e["type"] == "tool_call"][-1]
     assert final["sim_time_s"] == last["sim_time_after_s"]  # the copy flew on, not the episode's aircraft
+
+
+def test_an_end_that_already_failed_is_not_flown_on():
+    # No procedure: the cabin altitude criteria fail at report_done; 120 s more could not pass them.
+    card, events = fly(scenario("air/excess_cab_alt_cruise"), ProcedureThen(procedure=False))
+    success = _final(events)["success"]
+    assert not all(c["passed"] for c in success["criteria"])
+    assert (success["hands_off"], success["passed"], card.outcome) == (None, False, False)
