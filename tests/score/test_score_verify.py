@@ -143,3 +143,24 @@ def test_verify_against_a_catalogue_that_lacks_the_scenario_names_it(clean_run, 
 def test_catalogue_without_verify_is_refused(clean_run, capsys):
     code, out, err = score_cli(capsys, clean_run, "--catalogue", SCENARIOS[0])
     assert (code, out, err) == (2, "", "error: --catalogue applies only with --verify\n")
+
+
+def _as_recorded_by_0_1_0(events):
+    events[0]["versions"]["a320-bench"] = "0.1.0"
+    final = [e for e in events if e["type"] == "final"][-1]
+    del final["success"]["hands_off"]  # 0.1.0 read the end state at the end only
+
+
+def test_a_file_another_version_recorded_says_so_first(clean_run, tmp_path, capsys):
+    from a320bench import __version__
+
+    src = next(clean_run.glob("elec_gen1_fault_reset_fails/scripted__*.jsonl"))
+    old = tmp_path / "old.jsonl"
+    shutil.copy(src, old)
+    edit(old, _as_recorded_by_0_1_0)
+    code, out, err = score_cli(capsys, old, "--verify")
+    assert code == 1
+    assert err.splitlines()[0] == (
+        f"verify: FAILED {old} (episode elec_gen1_fault_reset_fails/scripted__run000): recorded by a320-bench "
+        f"0.1.0, re-simulated by {__version__}: verify it with the version that recorded it; "
+        f"final.success.hands_off: recorded null, re-simulated {{\"after_s\": 120.0, \"failed\": [], \"passed\": true}}")
