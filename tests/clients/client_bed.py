@@ -88,7 +88,8 @@ def box_of_inputs(tmp_path: Path) -> tuple[Path, list[str]]:
     (box / "secrets.env").write_text("A320_HIDE_TEST_KEY=not-for-the-client\n")
     args = ["run", "--scenario", str(box / "secret_scenario.yaml"), str(box / "cat"),
             "--env-file", str(box / "secrets.env"), "--out", str(box / "runs"), "--no-progress",
-            "--client", "cmd", "--client-cmd", python_cmd(str(AGENT), "look", "{config}", "{server}", "--root", str(box))]
+            "--client", "cmd",
+            "--client-cmd", python_cmd(str(AGENT), "look", "{config}", "{server}", "--root", str(box))]
     return box, args
 
 
