@@ -156,11 +156,11 @@ def run_command(args) -> int:
         return _run(args, sampling, scrubber)
 
 
-def _make_agent(args, sampling: dict[str, Any]) -> Any:
+def _make_agent(args, sampling: dict[str, Any], scenario_files: list[Path]) -> Any:
     if args.client:
         from .clients.client_episode import make_client
 
-        return make_client(args)
+        return make_client(args, scenario_files)
     from .providers import AgentConfig, builtin_class, make_agent
     from .providers.registry import BrokenPluginAgent
 
@@ -240,7 +240,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         raise UsageError(f"--retrieve-learnings-top-k must be between 1 and {MAX_TOP_K} (the official track: 3)")
     shard = parse_shard(args.shard)
     captain_factory = _captain_factory(args)
-    agent = _make_agent(args, sampling)
+    agent = _make_agent(args, sampling, files)
     from .executors import RunJob, RunState, make_executor, single_episode_chains
 
     executor = make_executor(args)
@@ -263,6 +263,12 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     from a320bench.server.session import sha256_text, versions
     from a320bench.server.trajectory import describe_os_error, write_json_atomic
 
+    # Before any episode: a folder the disk refuses is a usage error, and nothing is lost. Before
+    # the client's sandbox is set up, too: a run folder that is there is one it can hide.
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"--out {out}: cannot create the folder: {e.strerror or e}") from None
     record: dict[str, Any] = {
         "command": scrubber.text(" ".join(["a320-bench", *args.argv])),
         "started_at": started.isoformat(timespec="seconds"),
@@ -293,11 +299,6 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         "not_started": 0,
         "finished_at": None,
     }
-    # Before any episode: a folder the disk refuses is a usage error, and nothing is lost.
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OutputError(f"--out {out}: cannot create the folder: {e.strerror or e}") from None
     try:
         write_json_atomic(record_path, record, scrubber)
     except OSError as e:

@@ -38,7 +38,7 @@ import json
 import os
 import secrets as random_ids
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -60,9 +60,10 @@ from .sandbox import CONFIG, WORK, DataFile, Sandbox, SandboxError, build, ca_pa
 SERVER_NAME = "a320"
 
 
-def make_client(args: Any) -> ExternalClient:
-    """The client of `run --client claude|cmd` (run.check_flags has checked the flags); a bad
-    --client-cmd is a usage error."""
+def make_client(args: Any, scenario_files: Sequence[Path] = ()) -> ExternalClient:
+    """The client of `run --client claude|cmd` (run.check_flags has checked the flags), kept from
+    the run's inputs: `scenario_files` (the selection), the folders named in --scenario and the
+    --env-file. A bad --client-cmd is a usage error."""
     if args.client == "claude" and getattr(args, "offline_demo", False):
         from .offline_demo import OfflineDemoClaude
 
@@ -80,7 +81,9 @@ def make_client(args: Any) -> ExternalClient:
             raise UsageError(str(e)) from None
     else:
         raise UsageError(f"unknown client {args.client!r}")
-    return ExternalClient(impl)
+    named = [Path(spec) for spec in args.scenario or () if Path(spec).is_dir()]
+    env_file = [Path(args.env_file)] if getattr(args, "env_file", None) else []
+    return ExternalClient(impl, inputs=[*scenario_files, *named, *env_file])
 
 
 def mcp_config(url: str, token: str) -> dict[str, Any]:
@@ -88,9 +91,10 @@ def mcp_config(url: str, token: str) -> dict[str, Any]:
     return {"mcpServers": {SERVER_NAME: {"type": "http", "url": url, "headers": {"Authorization": f"Bearer {token}"}}}}
 
 
-def hidden_folders(out: Path) -> list[Path]:
-    """What a client must not see: the run folder, this installation (package, scenarios,
-    profiles), the source checkout it comes from, and the virtual environment."""
+def hidden_paths(out: Path, inputs: Sequence[Path] = ()) -> list[Path]:
+    """What a client must not see: the run folder, the run's inputs (scenario files and folders,
+    the env file), this installation (package, scenarios, profiles), the source checkout it comes
+    from, and the virtual environment."""
     import a320bench
     import a320bench.bridge
     import a320bench.profiles
@@ -99,7 +103,7 @@ def hidden_folders(out: Path) -> list[Path]:
 
     packages = [Path(m.__file__).resolve().parent for m in (a320bench, a320bench.bridge, a320bench.server,
                                                             a320bench.profiles, a320bench.scenarios)]
-    hidden = [Path(out).resolve(), *packages]
+    hidden = [Path(out).resolve(), *(Path(p).resolve() for p in inputs), *packages]
     common = Path(os.path.commonpath(packages))
     if (common / "pyproject.toml").is_file():  # an editable install: the whole checkout
         hidden.append(common)
@@ -111,8 +115,11 @@ def hidden_folders(out: Path) -> list[Path]:
 class ExternalClient:
     """What `run` drives: `name`, `model`, `prepare(out)` and `run_episode(...)`, over a client implementation."""
 
-    def __init__(self, impl: Any):
+    def __init__(self, impl: Any, inputs: Sequence[Path] = ()):
         self.impl = impl
+        # Part of the client, so that a process that flies its episodes (a Ray task) and sets its
+        # sandbox up keeps them out too.
+        self.inputs = tuple(Path(p).resolve() for p in inputs)
         self.name: str = impl.name
         self.model: str | None = impl.model
         self._printed: set[str] = set()
@@ -123,7 +130,7 @@ class ExternalClient:
         if self._setup is None:
             try:
                 exe = self.impl.locate().resolve()
-                hidden = hidden_folders(out)
+                hidden = hidden_paths(out, self.inputs)
                 env, dropped = environment(os.environ, hidden, self.impl.environment())
                 box = build(find_bwrap(), [*self.impl.paths(exe), *ca_paths(env)], hidden, dropped)
                 self._setup = (exe, box, env)

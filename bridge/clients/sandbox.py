@@ -19,11 +19,18 @@ the host is not root inside) when the kernel allows user namespaces, in its own
 pid, IPC and UTS namespaces, and is killed with `run` (--die-with-parent: no
 client outlives a killed run). The network is shared: the client reaches its
 model API and the episode's server on loopback, where a bearer token guards
-every server. The project checkout, the installed package, the run folder, the
-scenarios and every other episode are not mounted; a path the client needs that
-lies above one of them gets that folder covered by an empty tmpfs. The
-environment is the caller's minus every variable that points into those
-folders; HOME, PATH and TMPDIR are the sandbox's own.
+every server.
+
+Hidden: what the run keeps from the client -- the project checkout, the
+installed package, the virtual environment, the run folder, and every input the
+run was given (scenario files, catalogue folders, the env file) -- is not
+mounted. Where a bound path would show one of them anyway (the client's command
+names the folder that holds it), a hidden folder is covered by an empty
+read-only tmpfs, and a hidden file is left out: the folder that holds it is
+rebuilt from its other entries (a file's name can be its scenario's id). A
+hidden file the command names itself is an empty read-only file. The
+environment is the caller's minus every variable that points into a hidden
+path; HOME, PATH and TMPDIR are the sandbox's own.
 
 A sandbox that cannot be set up (no bwrap, namespaces refused) is a SandboxError
 with one line saying why: an infrastructure error before the episode.
@@ -80,9 +87,12 @@ class Sandbox:
     bwrap: str
     version: str
     read_only: tuple[str, ...]  # host paths bound read-only at the same path
-    masked: tuple[str, ...]  # hidden folders inside a bound path, covered by an empty tmpfs
+    masked: tuple[str, ...]  # hidden folders inside a bound path, covered by an empty read-only tmpfs
     user_namespace: bool
     dropped_variables: tuple[str, ...] = field(default=())
+    left_out: tuple[str, ...] = ()  # hidden files inside a bound folder: rebuilt without them
+    blanked: tuple[str, ...] = ()  # hidden files bound themselves: an empty read-only file
+    hidden: tuple[str, ...] = ()  # everything the run keeps from the client (the above, and what is not mounted)
 
     def policy(self) -> dict[str, Any]:
         """The policy as recorded (run record, client_report)."""
@@ -92,7 +102,10 @@ class Sandbox:
             "home": f"{HOME} (empty tmpfs; mcp.json and the client's settings copied in read-only)",
             "cwd": f"{WORK} (empty)",
             "read_only": list(self.read_only),
+            "hidden": list(self.hidden),
             "masked": list(self.masked),
+            "left_out": list(self.left_out),
+            "blanked": list(self.blanked),
             "user": f"uid {AGENT_UID} in its own user namespace" if self.user_namespace else "the caller's user",
             "namespaces": ["pid", "ipc", "uts", *(["user"] if self.user_namespace else [])],
             "network": "shared (the model API; the episode's server on loopback behind a bearer token)",
@@ -118,11 +131,28 @@ class Sandbox:
                 out += ["--ro-bind", top, top]
         # The private folders first: a bind (a client under /tmp) goes on top of them.
         out += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", HOME, "--dir", WORK]
-        # Parents before children, so that a folder masked inside one bind can still hold another.
-        mounts = [(Path(p).parts, 0, p) for p in self.read_only] + [(Path(p).parts, 1, p) for p in self.masked]
-        for _, masked, path in sorted(mounts):
-            out += ["--tmpfs", path] if masked else ["--ro-bind", path, path]
+        # Parents before children, so that a folder masked inside one bind can still hold another;
+        # at one path, the bind before what covers it.
+        rebuilt: dict[str, set[str]] = {}
+        for f in self.left_out:
+            rebuilt.setdefault(os.path.dirname(f), set()).add(os.path.basename(f))
+        mounts = [(Path(p).parts, 0, p) for p in self.read_only] + [(Path(p).parts, 1, p) for p in self.masked] \
+            + [(Path(p).parts, 2, p) for p in rebuilt]
         fds: list[int] = []
+        for _, kind, path in sorted(mounts):
+            if kind == 0:
+                out += ["--ro-bind", path, path]
+            elif kind == 1:
+                out += ["--tmpfs", path]
+            else:
+                out += ["--tmpfs", path, *_entries_but(path, rebuilt[path])]
+        for path in self.blanked:
+            fd = _memory_file(b"")
+            fds.append(fd)
+            out += ["--perms", "0400", "--ro-bind-data", str(fd), path]
+        # Read-only once every mount point inside them is made.
+        for path in [*self.masked, *rebuilt]:
+            out += ["--remount-ro", path]
         for f in [*_identity_files(), *files]:
             fd = _memory_file(f.content)
             fds.append(fd)
@@ -172,11 +202,24 @@ def ca_paths(env: Mapping[str, str]) -> list[Path]:
 
 
 def build(bwrap: str, read_only: Iterable[Path], hidden: Iterable[Path], dropped: tuple[str, ...] = ()) -> Sandbox:
-    """A policy binding `read_only` (plus the system), with every `hidden` folder kept out;
+    """A policy binding `read_only` (plus the system), with every `hidden` file or folder kept out;
     probed once: a policy bwrap refuses is a SandboxError."""
-    hidden = [p.resolve() for p in hidden]
+    hidden = sorted({p.resolve() for p in hidden if p.exists()})
     wanted = {p.resolve() for p in read_only if p.exists()} | {Path(p) for p in SYSTEM_READ_ONLY if Path(p).exists()}
-    masked = {h for h in hidden if h.exists() and any(_under(h, b) for b in wanted)}
+    masked, left_out, blanked = set(), set(), set()
+    for h in hidden:
+        shown_by = [b for b in wanted if _under(h, b)]
+        if not shown_by:
+            continue  # not mounted at all
+        closest = max(shown_by, key=lambda b: len(b.parts))
+        if any(o != h and _under(h, o) and _under(o, closest) for o in hidden):
+            continue  # inside a hidden folder that is covered already
+        if h.is_dir():
+            masked.add(h)
+        elif h == closest:
+            blanked.add(h)
+        else:
+            left_out.add(h)
     # A path inside another bind is there already, unless a masked folder lies between them.
     binds = [str(p) for p in wanted
              if not any(b != p and _under(p, b) and not any(_under(p, m) and _under(m, b) for m in masked)
@@ -184,7 +227,9 @@ def build(bwrap: str, read_only: Iterable[Path], hidden: Iterable[Path], dropped
     version = _version(bwrap)
     errors = []
     for userns in (True, False):  # an unprivileged user when the kernel allows it
-        box = Sandbox(bwrap, version, tuple(sorted(binds)), tuple(sorted(map(str, masked))), userns, dropped)
+        box = Sandbox(bwrap, version, tuple(sorted(binds)), tuple(sorted(map(str, masked))), userns, dropped,
+                      left_out=tuple(sorted(map(str, left_out))), blanked=tuple(sorted(map(str, blanked))),
+                      hidden=tuple(map(str, hidden)))
         problem = _probe(box)
         if problem is None:
             return box
@@ -220,6 +265,22 @@ def _version(bwrap: str) -> str:
     except (OSError, subprocess.TimeoutExpired) as e:
         raise SandboxError(f"the client's sandbox cannot be set up: {bwrap} --version failed: {e}") from None
     return out.strip().removeprefix("bubblewrap ").strip() or "unknown"
+
+
+def _entries_but(folder: str, left_out: set[str]) -> list[str]:
+    """bwrap's arguments that put back a folder's entries, read-only, all but `left_out`. Listed per
+    episode: what the folder holds now. A folder that cannot be listed stays empty."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if name in left_out:
+            continue
+        path = os.path.join(folder, name)
+        out += ["--symlink", os.readlink(path), path] if os.path.islink(path) else ["--ro-bind", path, path]
+    return out
 
 
 def _identity_files() -> list[DataFile]:

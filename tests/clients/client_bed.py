@@ -71,3 +71,30 @@ def processes_with(marker: str) -> list[int]:
         if marker.encode() in cmdline and state not in ("Z", "X"):
             found.append(int(proc.name))
     return found
+
+
+OTHER_SCENARIO = ROOT / "scenarios" / "elec" / "ac_bus_1_fault_cruise.yaml"
+
+
+def box_of_inputs(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A folder a client's command names, holding a note of its own and every input `run` is given
+    there: a scenario file, a catalogue folder, an env file, and the run folder (not created yet).
+    Returns the folder and the arguments of such a run, whose client lists the folder (look)."""
+    box = tmp_path / "box"
+    (box / "cat").mkdir(parents=True)
+    (box / "notes.txt").write_text("the client's own notes")
+    (box / "secret_scenario.yaml").write_text(SCENARIO.read_text())
+    (box / "cat" / OTHER_SCENARIO.name).write_text(OTHER_SCENARIO.read_text())
+    (box / "secrets.env").write_text("A320_HIDE_TEST_KEY=not-for-the-client\n")
+    args = ["run", "--scenario", str(box / "secret_scenario.yaml"), str(box / "cat"),
+            "--env-file", str(box / "secrets.env"), "--out", str(box / "runs"), "--no-progress",
+            "--client", "cmd",
+            "--client-cmd", python_cmd(str(AGENT), "look", "{config}", "{server}", "--root", str(box))]
+    return box, args
+
+
+def seen_in_box(box: Path) -> dict[str, str]:
+    """What the client saw of the box: as long as the run's inputs are out of its sight, its own note
+    and two empty folders (the catalogue's and the run folder, covered), nothing else."""
+    return {f"list {box}": "cat notes.txt runs", f"read {box}/notes.txt": "the client's own notes",
+            f"list {box}/cat": "", f"list {box}/runs": ""}

@@ -3,6 +3,7 @@ shows a client neither our virtual environment nor the installed package.
 
     python sandboxed_agent.py play CONFIG SERVER CALLS_JSON [--prompt P] [--system S] [--tag T]
     python sandboxed_agent.py hunt CONFIG SERVER
+    python sandboxed_agent.py look CONFIG SERVER --root FOLDER
 
 play: connects to the server named in the MCP config (Streamable HTTP, the bearer
 token from its headers), makes the scripted calls [[tool, {args}], ...] and prints
@@ -22,6 +23,9 @@ site-packages it can import from; /proc/*/cmdline, environ, cwd and open files o
 every process it can see; and the server's answer without the token, with a wrong
 one and with the right one. The test decides what counts as a finding. (HUNT_WALK=0
 skips the walk of the whole file system, for a run outside the sandbox.)
+
+look: prints, as one JSON object, every folder under FOLDER with its entries and every
+file there with its text, then opens an MCP session (an agent that reached the server).
 """
 
 from __future__ import annotations
@@ -162,6 +166,16 @@ def hunt(config: str, name: str) -> None:
     print(json.dumps({"found": found, "http_status": answers, "pids": pids}), flush=True)
 
 
+def look(config: str, name: str, root: str) -> None:
+    seen: dict[str, str] = {}
+    for folder, dirs, files in os.walk(root):
+        seen[f"list {folder}"] = " ".join(sorted(dirs + files))
+        for f in files:
+            seen[f"read {Path(folder, f)}"] = _read(Path(folder, f))
+    Server(config, name).connect()
+    print(json.dumps({"seen": seen}), flush=True)
+
+
 def _entries(folder: Path) -> list[Path]:
     try:
         return list(folder.iterdir())
@@ -192,15 +206,18 @@ if __name__ == "__main__":
     import argparse
 
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["play", "hunt"])
+    p.add_argument("mode", choices=["play", "hunt", "look"])
     p.add_argument("config")
     p.add_argument("server")
     p.add_argument("calls", nargs="?", default="[]")
     p.add_argument("--prompt", default="")
     p.add_argument("--system", default="")
     p.add_argument("--tag", default="")
+    p.add_argument("--root", default=".")
     a = p.parse_args()
     if a.mode == "play":
         play(a.config, a.server, a.calls, a.prompt, a.system)
+    elif a.mode == "look":
+        look(a.config, a.server, a.root)
     else:
         hunt(a.config, a.server)

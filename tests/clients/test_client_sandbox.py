@@ -35,6 +35,30 @@ def test_a_hidden_folder_inside_a_bound_one_is_empty_and_data_files_arrive_read_
     assert lines[9:] == ["read-only", "tree"]  # what lies beside a bound folder is not there
 
 
+@pytest.mark.usefixtures("sandboxed")
+def test_a_hidden_file_inside_a_bound_folder_is_not_there_and_one_bound_itself_is_empty(tmp_path):
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "secret.yaml").write_text("procedure")
+    (tree / "sub" / "kept.txt").write_text("kept")
+    (tree / "sub" / "link").symlink_to("secret.yaml")
+    (tree / "named.yaml").write_text("procedure")
+    (tree / "runs").mkdir()
+    (tree / "runs" / "inside.yaml").write_text("procedure")  # in a hidden folder: covered with it
+    hidden = [tree / "sub" / "secret.yaml", tree / "named.yaml", tree / "runs", tree / "runs" / "inside.yaml"]
+    box = build(find_bwrap(), [tree, tree / "named.yaml"], hidden=hidden)
+    assert (box.masked, box.left_out, box.blanked) == \
+        ((str(tree / "runs"),), (str(tree / "sub" / "secret.yaml"),), (str(tree / "named.yaml"),))
+    assert box.hidden == tuple(sorted(map(str, hidden)))
+    assert box.policy()["left_out"] == [str(tree / "sub" / "secret.yaml")]
+    script = (f"cd {tree}; find . | sort; cat sub/kept.txt; echo; readlink sub/link; cat sub/link || echo gone; "
+              "wc -c < named.yaml; touch sub/new runs/new 2>&1 | sed 's/.*: //'")
+    argv, fds = box.command(["/bin/sh", "-c", script], [])
+    p = subprocess.run(argv, pass_fds=fds, capture_output=True, text=True, timeout=60)
+    assert p.stdout.splitlines() == [".", "./named.yaml", "./runs", "./sub", "./sub/kept.txt", "./sub/link", "kept",
+                                     "secret.yaml", "gone", "0", "Read-only file system", "Read-only file system"]
+
+
 def test_the_environment_leaves_out_what_names_hidden_folders_and_the_callers_own_places(tmp_path):
     hidden = [tmp_path / "runs", tmp_path / "checkout"]
     base = {"HOME": "/root", "PATH": "/venv/bin:/usr/bin", "PWD": str(tmp_path / "checkout"), "LANG": "C.UTF-8",

@@ -3,6 +3,7 @@ worker or the driver is killed mid-batch."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -15,7 +16,8 @@ import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
-from tests.clients.client_bed import processes_with
+from tests.clients.client_bed import box_of_inputs, processes_with, seen_in_box
+from tests.clients.conftest import sandboxed  # noqa: F401 - the fixture, for the client test
 from tests.executors.executor_bed import ROOT, record, scores, trajectories
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("ray_cluster")]
@@ -100,3 +102,12 @@ def test_a_model_limit_is_held_by_one_actor_for_the_whole_cluster_and_given_back
                                        "at most 1 per model across the cluster")
     assert trajectories(out) == trajectories(local_run)
     assert ray.get(model_slots(ray).held.remote("scripted")) == 0
+
+
+@pytest.mark.usefixtures("sandboxed")
+def test_a_client_flown_by_ray_workers_sees_none_of_the_runs_inputs_either(tmp_path):
+    box, args = box_of_inputs(tmp_path)
+    assert main([*args, "--executor", "ray", "--workers", "2"]) == exitcodes.OK
+    for scenario_id in ("elec_gen1_fault_reset_fails", "elec_ac_bus_1_fault_cruise"):
+        log = box / "runs" / scenario_id / "cmd__run000.cmd.log"
+        assert json.loads(log.read_text().splitlines()[-1])["seen"] == seen_in_box(box)
