@@ -284,19 +284,39 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
             raise
 
 
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+_INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM wait until the file is written or not: one landing inside `mkstemp`, after the
     file was made and before its name came back, left a stray temporary file (found by
-    tools/kill_at_random). The signal is delivered, and acted on, right after."""
-    if not hasattr(signal, "pthread_sigmask"):
+    tools/kill_at_random). The signal is acted on right after.
+
+    Held at Python's level, not by a signal mask: the kernel gives a signal sent to the process to any
+    thread that does not block it (an agent thread, Ray's), and Python then runs its handler in the main
+    thread whatever that thread's mask. Handlers run only there, so another thread needs nothing held."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    caught: list[int] = []
+    saved = {sig: signal.getsignal(sig) for sig in _INTERRUPTS}
+    saved = {sig: handler for sig, handler in saved.items() if handler is not None}  # None: set outside Python
+    for sig in saved:
+        signal.signal(sig, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(caught):  # each signal once, in the order it came
+            _act_on(sig, saved[sig])
+
+
+def _act_on(sig: int, handler: Any) -> None:
+    """What the handler held back would have done. Called, not re-raised: a signal an event loop
+    watches has already reached it (its wakeup fd), and raising it again would deliver it twice."""
+    if handler == signal.SIG_DFL:
+        signal.raise_signal(sig)  # SIGTERM's default: the process ends
+    elif callable(handler):
+        handler(sig, None)  # default_int_handler and interrupts._as_ctrl_c raise KeyboardInterrupt

@@ -113,20 +113,34 @@ def test_an_interrupt_inside_a_task_group_is_one_line_and_a_bugs_group_one_inter
     assert capsys.readouterr().err.startswith("error: internal error: BaseExceptionGroup: unhandled errors")
 
 
-def test_an_interrupt_while_a_record_is_written_leaves_the_whole_file_and_no_temporary_one(tmp_path, monkeypatch):
+@pytest.mark.parametrize("taker", ["this thread", "another thread"])
+def test_an_interrupt_while_a_record_is_written_leaves_the_whole_file_and_no_temporary_one(tmp_path, monkeypatch,
+                                                                                          taker):
     # Found by kill_at_random (c-learning SIGTERM, seed 695425564): SIGTERM inside mkstemp, after the
     # file was made and before its name came back, left `.run-….json.….tmp` in the run folder.
+    # The kernel gives a signal sent to the process to any thread that does not block it (an agent
+    # thread, Ray's, execnet's under pytest-xdist), and Python acts on it in the main thread all the same:
+    # "another thread" is that case, made certain by a thread that sends the signal to itself.
     import json
     import tempfile
+    import threading
 
     from a320bench.bridge import interrupts
     from a320bench.server import trajectory
 
     made = tempfile.mkstemp
 
+    def take_sigterm() -> None:
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)  # to itself: taken before this returns
+
     def mkstemp_then_sigterm(*args, **kwargs):
         made_file = made(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGTERM)  # lands here, before mkstemp returns, unless held
+        if taker == "this thread":
+            os.kill(os.getpid(), signal.SIGTERM)  # lands here, before mkstemp returns, unless held
+        else:
+            other = threading.Thread(target=take_sigterm)
+            other.start()
+            other.join()
         return made_file
 
     monkeypatch.setattr(trajectory.tempfile, "mkstemp", mkstemp_then_sigterm)

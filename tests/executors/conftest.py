@@ -3,17 +3,34 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test on the session's Ray cluster runs on one xdist worker (--dist loadgroup): one cluster
+    to start, not one per worker, and the tests that kill a busy `ray::fly_chain` process find only
+    their own cluster's among the processes of the machine."""
+    for item in items:
+        if "ray_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
 @pytest.fixture(scope="session")
-def ray_cluster(tmp_path_factory):
+def ray_cluster():
     """The session's Ray: 2 CPUs on loopback, no dashboard, no token file, everything under a tmp folder.
     Yields its address, for drivers started as subprocesses."""
+    # Its own short folder, not pytest's: Ray's socket paths must fit AF_UNIX's 107 bytes, and under xdist
+    # /tmp/pytest-of-root/pytest-69/popen-gw0/ray0/r/session_<date>_<time>_<pid>/sockets/plasma_store did not.
+    with tempfile.TemporaryDirectory(prefix="ray-", ignore_cleanup_errors=True) as name:
+        yield from _cluster(Path(name))
+
+
+def _cluster(root: Path):
     from a320bench.bridge.executors.ray_executor import SINGLE_MACHINE, import_ray
 
-    root = tmp_path_factory.mktemp("ray")
     saved = {k: os.environ.get(k) for k in ("RAY_AUTH_MODE", "RAY_ADDRESS", "TMPDIR", *SINGLE_MACHINE)}
     ray = import_ray(local=True)  # its servers on loopback only
     os.environ["RAY_AUTH_MODE"] = "disabled"  # else Ray writes a token into ~/.ray (drivers need it too)

@@ -17,6 +17,9 @@ ELEC = "scenarios/elec"
 N_ELEC = len(list((ROOT / ELEC).glob("*.yaml")))
 RANDOM = ["--provider", "random", "--seed", "3", "--runs", "2", "--scenario", ELEC, "--no-progress"]
 
+# One xdist worker for the module: the sharded runs (a module fixture) are flown once, not once per worker.
+pytestmark = pytest.mark.xdist_group("plan_shards")
+
 
 def score_json(capsys, *folders: Path) -> dict:
     capsys.readouterr()

@@ -19,7 +19,8 @@ from a320bench.bridge.score.aggregate import aggregate
 from a320bench.bridge.score.inputs import trajectory_files
 from a320bench.bridge.score.scorecard import score_file
 
-pytestmark = pytest.mark.slow
+# One xdist worker for the module: its run, report and browser (module fixtures) are made once, not once per worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("report_browser")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = [ROOT / p for p in ("scenarios/elec/gen1_fault_reset_fails.yaml", "tests/scenarios/controls/tr1_fault_only.yaml",

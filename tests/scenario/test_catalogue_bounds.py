@@ -13,7 +13,9 @@ import pytest
 
 from a320bench.bridge.catalogue import catalogue, fly, listed_ecam, readme_path
 
-pytestmark = pytest.mark.slow
+# One xdist worker for the module: its catalogue flights (module fixtures, the longest setup of the suite)
+# are flown once, not once per worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("catalogue_bounds")]
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from a320bench.bridge.score.groundtruth import GroundTruth
 from a320bench.bridge.score.inputs import find_trajectory_files
@@ -30,6 +30,9 @@ def test_a_well_formed_file_reads_as_the_standard_library_reads_it_whatever_its_
         assert [type(v) for e in got for v in e.values()] == [type(v) for e in EVENTS for v in e.values()]
 
 
+# No deadline: on a loaded machine (the suite on both cores, other jobs beside it) one example can wait
+# longer than Hypothesis' 200 ms for a CPU, which it reports as a flaky test. No database: no files left.
+@settings(deadline=None, database=None)
 @given(st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"", b" ", b"{}", b"ab"]), max_size=12).map(b"".join))
 def test_lines_break_where_universal_newlines_break(data):
     assert list(_lines(data)) == data.splitlines()

@@ -10,6 +10,9 @@ from score_builder import score_cli
 
 SCENARIOS = ["scenarios/elec/gen1_fault_reset_fails.yaml", "scenarios/air/pack1_ovht_then_pack2_fault_cruise.yaml"]
 
+# One xdist worker for the module: the run it verifies (a module fixture) is flown once, not once per worker.
+pytestmark = pytest.mark.xdist_group("score_verify")
+
 
 @pytest.fixture(scope="module")
 def clean_run(tmp_path_factory):
