@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,24 +15,35 @@ import pytest
 from a320bench.bridge.clients.fake_messages_api import tool_use, turn
 from a320bench.bridge.mcp_config import render
 from a320bench.bridge.score.scorecard import score_file
-from tests.clients.client_bed import PROCEDURE, SCENARIO_ID, events, mcp
+from tests.clients.client_bed import PROCEDURE, SCENARIO, SCENARIO_ID, events, mcp
 
 pytestmark = [pytest.mark.realclient, pytest.mark.slow]
 
 SCRIPT = [turn(tool_use(mcp(name), args)) for name, args in PROCEDURE] + [turn(text="Handled.")]
 
 
-def fly(claude, tmp_path: Path, source: str, *config: str) -> subprocess.CompletedProcess:
-    """`claude -p` by hand, as a user would, with our tools allowed (nobody answers a prompt in -p)."""
+def claude_p(claude, cwd: Path, *config: str, connect_timeout_ms: str | None = "120000"):
+    """`claude -p` by hand, as a user would, with our tools allowed (nobody answers a prompt in -p). Returns the
+    run, the servers its system/init lists and the number of model requests."""
     with claude.api(SCRIPT) as api:
-        # -p does not wait for a stdio server to connect unless told so (Claude Code 2.1.332)
+        # -p waits for a stdio server to connect only when told so (Claude Code 2.1.332), and then for one
+        # of the user's configuration (`claude mcp add`) 5 s at most unless MCP_CONNECT_TIMEOUT_MS says more
+        # (for --mcp-config's, up to MCP_TIMEOUT, 30 s): a loaded machine can start `serve` slower than that
         claude.monkeypatch.setenv("MCP_CONNECTION_NONBLOCKING", "false")
+        if connect_timeout_ms is None:
+            claude.monkeypatch.delenv("MCP_CONNECT_TIMEOUT_MS", raising=False)
+        else:
+            claude.monkeypatch.setenv("MCP_CONNECT_TIMEOUT_MS", connect_timeout_ms)
         done = subprocess.run([str(claude.exe), "-p", "Handle the situation.", *config,
                                "--allowedTools", "mcp__a320", "--output-format", "stream-json", "--verbose"],
-                              cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240)
-    init = json.loads(done.stdout.splitlines()[0])
-    assert init["mcp_servers"] == [{"name": "a320", "source": source, "status": "connected"}], done.stderr[-500:]
-    assert done.returncode == 0 and len(api.main_requests) == len(SCRIPT)
+                              cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240)
+    return done, json.loads(done.stdout.splitlines()[0])["mcp_servers"], len(api.main_requests)
+
+
+def fly(claude, cwd: Path, source: str, *config: str) -> subprocess.CompletedProcess:
+    done, servers, requests = claude_p(claude, cwd, *config)
+    assert servers == [{"name": "a320", "source": source, "status": "connected"}], done.stderr[-500:]
+    assert done.returncode == 0 and requests == len(SCRIPT)
     return done
 
 
@@ -75,3 +87,16 @@ def test_the_printed_json_is_a_config_claude_takes_with_mcp_config(claude, tmp_p
     fly(claude, tmp_path, "dynamic", "--mcp-config", str(config), "--strict-mcp-config")
     (path,) = served_episodes(state)
     check_flown_by_claude_code(path)
+
+
+def test_claude_p_waits_5_s_for_a_server_of_the_users_configuration_unless_told_longer(claude, tmp_path):
+    """What the README tells a user of `claude mcp add` on a busy machine: a server slower than 5 s to answer
+    is `pending` (no tools) unless MCP_CONNECT_TIMEOUT_MS gives it longer."""
+    slow = f"sleep 7; exec {shlex.quote(sys.executable)} -m a320bench serve --scenario {shlex.quote(str(SCENARIO))}"
+    added = subprocess.run([str(claude.exe), "mcp", "add", "--scope", "user", "a320", "--", "sh", "-c", slow],
+                           cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert added.returncode == 0, added.stderr
+    _, servers, _ = claude_p(claude, tmp_path, connect_timeout_ms=None)
+    assert servers == [{"name": "a320", "source": "user", "status": "pending"}]
+    done, servers, _ = claude_p(claude, tmp_path, connect_timeout_ms="60000")
+    assert servers == [{"name": "a320", "source": "user", "status": "connected"}], done.stderr[-500:]

@@ -5,14 +5,19 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 
+class RayCluster(NamedTuple):
+    address: str  # for drivers started as subprocesses
+    temp: Path  # the TMPDIR every process of this cluster inherited: tells its workers from another suite's
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test on the session's Ray cluster runs on one xdist worker (--dist loadgroup): one cluster
-    to start, not one per worker, and the tests that kill a busy `ray::fly_chain` process find only
-    their own cluster's among the processes of the machine."""
+    to start, not one per worker."""
     for item in items:
         if "ray_cluster" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("ray"))
@@ -20,8 +25,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def ray_cluster():
-    """The session's Ray: 2 CPUs on loopback, no dashboard, no token file, everything under a tmp folder.
-    Yields its address, for drivers started as subprocesses."""
+    """The session's Ray: 2 CPUs on loopback, no dashboard, no token file, everything under a tmp folder."""
     # Its own short folder, not pytest's: Ray's socket paths must fit AF_UNIX's 107 bytes, and under xdist
     # /tmp/pytest-of-root/pytest-69/popen-gw0/ray0/r/session_<date>_<time>_<pid>/sockets/plasma_store did not.
     with tempfile.TemporaryDirectory(prefix="ray-", ignore_cleanup_errors=True) as name:
@@ -42,7 +46,7 @@ def _cluster(root: Path):
     finally:
         _restore({"TMPDIR": saved.pop("TMPDIR")})
     try:
-        yield ray.get_runtime_context().gcs_address
+        yield RayCluster(ray.get_runtime_context().gcs_address, root)
     finally:
         ray.shutdown()
         _restore(saved)
