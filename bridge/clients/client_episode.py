@@ -124,10 +124,21 @@ class ExternalClient:
         self.model: str | None = impl.model
         self._printed: set[str] = set()
         self._setup: tuple[Path, Sandbox, dict[str, str]] | str | None = None
+        self._out: Path | None = None  # the run folder the sandbox was set up for
+
+    def hide_also(self, *paths: Path) -> None:
+        """Keep `paths` from the client too (where a Ray task flies its chains), and the run folder the
+        sandbox was set up for as well: the sandbox is set up again for the next episode."""
+        more = [q for q in (Path(p).resolve() for p in (*paths, *([self._out] if self._out else [])))
+                if q not in self.inputs]
+        if more:
+            self.inputs = (*self.inputs, *more)
+            self._setup = None
 
     def prepare(self, out: Path) -> dict[str, Any]:
         """Find the client and set up its sandbox (once per run); the policy for the run record."""
         if self._setup is None:
+            self._out = Path(out).resolve()
             try:
                 exe = self.impl.locate().resolve()
                 hidden = hidden_paths(out, self.inputs)

@@ -3,7 +3,8 @@
     cluster     --ray-address, else $RAY_ADDRESS, else a local one the run starts (listening on
                 loopback only, with every core) and stops at the end
     a task      flies its chain (chain.run_chain, as every executor) in a private temporary
-                folder of the node it lands on, and returns the episodes' results and the files
+                folder of the node it lands on (under $TMPDIR/a320bench-chains, which a client's
+                sandbox hides, as it hides the run folder), and returns the episodes' results and the files
                 they wrote; the driver writes those files into the run folder (atomically: a
                 trajectory is there whole or not at all) and records the results, so the run
                 folder, the run record, resume and the scores are the local executor's. A
@@ -74,7 +75,13 @@ def fly_chain(job: RunJob, chain: Chain, store: bytes | None = None) -> dict[str
     and what the disk refused."""
     import anyio
 
-    with tempfile.TemporaryDirectory(prefix="a320bench-chain-") as private:
+    # Every chain of this node in one folder that a client's sandbox hides whole: a client whose command
+    # names a folder above it sees neither its own episode in progress nor another chain's.
+    chains = Path(tempfile.gettempdir()) / "a320bench-chains"
+    chains.mkdir(mode=0o700, exist_ok=True)
+    if hasattr(job.agent, "hide_also"):
+        job.agent.hide_also(chains)
+    with tempfile.TemporaryDirectory(prefix="chain-", dir=chains) as private:
         here = {p.index: Path(private) / str(p.index) / p.path.name for p in chain.episodes}
         rebased = replace(chain, episodes=tuple(replace(p, path=here[p.index]) for p in chain.episodes))
         if chain.store is not None:

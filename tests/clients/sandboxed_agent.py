@@ -3,7 +3,7 @@ shows a client neither our virtual environment nor the installed package.
 
     python sandboxed_agent.py play CONFIG SERVER CALLS_JSON [--prompt P] [--system S] [--tag T]
     python sandboxed_agent.py hunt CONFIG SERVER
-    python sandboxed_agent.py look CONFIG SERVER --root FOLDER
+    python sandboxed_agent.py look CONFIG SERVER --root FOLDER [--skip NAME]
 
 play: connects to the server named in the MCP config (Streamable HTTP, the bearer
 token from its headers), makes the scripted calls [[tool, {args}], ...] and prints
@@ -25,7 +25,8 @@ one and with the right one. The test decides what counts as a finding. (HUNT_WAL
 skips the walk of the whole file system, for a run outside the sandbox.)
 
 look: prints, as one JSON object, every folder under FOLDER with its entries and every
-file there with its text, then opens an MCP session (an agent that reached the server).
+file there with its text (not below folders named NAME), then opens an MCP session (an agent
+that reached the server).
 """
 
 from __future__ import annotations
@@ -166,10 +167,11 @@ def hunt(config: str, name: str) -> None:
     print(json.dumps({"found": found, "http_status": answers, "pids": pids}), flush=True)
 
 
-def look(config: str, name: str, root: str) -> None:
+def look(config: str, name: str, root: str, skip: str | None = None) -> None:
     seen: dict[str, str] = {}
     for folder, dirs, files in os.walk(root):
         seen[f"list {folder}"] = " ".join(sorted(dirs + files))
+        dirs[:] = [d for d in dirs if d != skip]
         for f in files:
             seen[f"read {Path(folder, f)}"] = _read(Path(folder, f))
     Server(config, name).connect()
@@ -214,10 +216,11 @@ if __name__ == "__main__":
     p.add_argument("--system", default="")
     p.add_argument("--tag", default="")
     p.add_argument("--root", default=".")
+    p.add_argument("--skip", default=None)
     a = p.parse_args()
     if a.mode == "play":
         play(a.config, a.server, a.calls, a.prompt, a.system)
     elif a.mode == "look":
-        look(a.config, a.server, a.root)
+        look(a.config, a.server, a.root, a.skip)
     else:
         hunt(a.config, a.server)

@@ -16,7 +16,7 @@ import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
-from tests.clients.client_bed import box_of_inputs, processes_with, seen_in_box
+from tests.clients.client_bed import AGENT, SCENARIO, box_of_inputs, processes_with, python_cmd, seen_in_box
 from tests.clients.conftest import sandboxed  # noqa: F401 - the fixture, for the client test
 from tests.executors.executor_bed import ROOT, record, scores, trajectories
 
@@ -133,3 +133,21 @@ def test_a_client_flown_by_ray_workers_sees_none_of_the_runs_inputs_either(tmp_p
     for scenario_id in ("elec_gen1_fault_reset_fails", "elec_ac_bus_1_fault_cruise"):
         log = box / "runs" / scenario_id / "cmd__run000.cmd.log"
         assert json.loads(log.read_text().splitlines()[-1])["seen"] == seen_in_box(box)
+
+
+@pytest.mark.usefixtures("sandboxed")
+def test_a_client_on_ray_sees_nothing_of_the_folders_its_workers_fly_chains_in(ray_cluster, tmp_path):
+    """A task flies its chain in a temporary folder of its worker ($TMPDIR, here the cluster's), its episode in
+    progress there: a client whose command names a folder above it finds the chains' folder empty."""
+    out = tmp_path / "runs"
+    look = python_cmd(str(AGENT), "look", "{config}", "{server}", "--root", str(ray_cluster.temp), "--skip", "r")
+    assert main(["run", "--scenario", str(SCENARIO), "--out", str(out), "--no-progress", "--executor", "ray",
+                 "--workers", "1", "--client", "cmd", "--client-cmd", look]) == exitcodes.OK  # r: Ray's own files
+    folder = out / "elec_gen1_fault_reset_fails"
+    seen = json.loads((folder / "cmd__run000.cmd.log").read_text().splitlines()[-1])["seen"]
+    chains = ray_cluster.temp / "a320bench-chains"
+    assert seen[f"list {chains}"] == ""
+    assert [k for k in seen if "chain" in k.removeprefix(f"list {chains}")] == []
+    (report,) = [e for e in map(json.loads, (folder / "cmd__run000.jsonl").read_text().splitlines())
+                 if e["type"] == "client_report"]
+    assert {str(chains), str(out)} <= set(report["sandbox"]["hidden"])
