@@ -106,6 +106,7 @@ class ScoreCard:
     learning_position: int | None = None  # learning track: the episode's place in its chain (0-based)
     identity: str = ""  # what makes two files the same episode (see `episode_identity`)
     scenario_sha256: str | None = None  # the scenario as flown (meta): one id with two hashes is two catalogues
+    a320bench_version: str | None = None  # the harness that recorded it (meta): verdicts change between versions
     calls_sha256: str = ""  # the agent's calls, in order (name and arguments)
     commands: list[dict[str, Any]] | None = field(default=None)
 
@@ -386,6 +387,8 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         captain_cost_usd=captain_spent.cost_usd,
         learning_position=_learning_position(meta),
         scenario_sha256=_str_or_none(meta.get("scenario_sha256")),
+        a320bench_version=_str_or_none((meta.get("versions") if isinstance(meta.get("versions"), dict)
+                                        else {}).get("a320-bench")),
         calls_sha256=calls_digest.hexdigest(),
         identity=episode_identity(scenario_id, model, run_index, calls_digest.hexdigest()),
         commands=commands,

@@ -180,3 +180,22 @@ def test_a_model_that_skipped_a_scenario_others_flew_fails_it_in_its_overall_row
     x = next(r for r in agg["overall"] if r["model"] == "x")
     assert (x["scenarios"], x["coverage"], x["compliant_success"]["rate"]) == (2, {"scenarios": 1, "of": 2}, 0.5)
     assert [(r["scenario_id"], r["model"]) for r in agg["by_scenario"]] == [("s1", "x"), ("s1", "y"), ("s2", "y")]
+
+
+def test_episodes_recorded_by_two_versions_of_a320_bench_are_named_without_verify(flown, tmp_path, capsys):
+    # Red team round 7: a table mixing results of two harness versions (0.1.0's outcome had no hands-off
+    # reading) said nothing unless --verify; each version's verdicts compare only with its own.
+    src = flown / A_ID / "scripted__run000.jsonl"
+    events = [json.loads(line) for line in src.read_text().splitlines()]
+    now = events[0]["versions"]["a320-bench"]
+    events[0]["versions"]["a320-bench"] = "0.1.0"
+    events[0]["run_index"] = 1
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps(e) + "\n" for e in events))
+    code, out, err = score_cli(capsys, src, old)
+    assert code == 0
+    assert err == (f"warning: these episodes were recorded by 2 versions of a320-bench (0.1.0: 1, e.g. {old}; {now}: 1, "
+                   f"e.g. {src}): how a verdict is reached changes between versions; compare results of one "
+                   "version (--verify names each episode's)\n")
+    code, out, err = score_cli(capsys, src, old, "--json")
+    assert sorted(c["a320bench_version"] for c in json.loads(out)["scorecards"]) == ["0.1.0", now]
