@@ -390,7 +390,8 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         a320bench_version=_str_or_none((meta.get("versions") if isinstance(meta.get("versions"), dict)
                                         else {}).get("a320-bench")),
         calls_sha256=calls_digest.hexdigest(),
-        identity=episode_identity(scenario_id, model, run_index, calls_digest.hexdigest()),
+        identity=episode_identity(scenario_id, model, run_index, calls_digest.hexdigest(),
+                                  _str_or_none(meta.get("scenario_sha256"))),
         commands=commands,
     )
 
@@ -411,12 +412,14 @@ class _Spend:
             self.cost_usd = (self.cost_usd or 0.0) + cost_usd
 
 
-def episode_identity(scenario_id: str, model: str, run_index: Any, calls_sha256: str) -> str:
-    """Two files with the same identity are the same episode given twice: the same scenario, model and
-    run index, and the same calls. By content, not by `meta.ts` or the episode id, which an edit
-    changes at will; a copy whose calls differ is another episode (its run record tells whether
-    it was planned)."""
-    return "|".join((scenario_id, model, _text(run_index), calls_sha256))
+def episode_identity(scenario_id: str, model: str, run_index: Any, calls_sha256: str,
+                     scenario_sha256: str | None = None) -> str:
+    """Two files with the same identity are the same episode given twice: the same scenario (and version
+    of it), model and run index, and the same calls. By content, not by `meta.ts` or the episode id,
+    which an edit changes at will; a copy whose calls differ is another episode (its run record tells
+    whether it was planned), and so are the same calls against another version of the scenario (their
+    verdicts may differ: both are scored, and named as two versions)."""
+    return "|".join((scenario_id, scenario_sha256 or "", model, _text(run_index), calls_sha256))
 
 
 def _learning_position(meta: dict[str, Any]) -> int | None:

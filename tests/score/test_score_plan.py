@@ -199,3 +199,21 @@ def test_episodes_recorded_by_two_versions_of_a320_bench_are_named_without_verif
                    "version (--verify names each episode's)\n")
     code, out, err = score_cli(capsys, src, old, "--json")
     assert sorted(c["a320bench_version"] for c in json.loads(out)["scorecards"]) == ["0.1.0", now]
+
+
+def test_the_same_calls_flown_against_two_versions_of_a_scenario_are_two_episodes(flown, tmp_path, capsys):
+    # Red team round 7: noop flown against a lenient copy of a scenario (same id) and against the
+    # catalogue's made the same calls, so the second file was taken for a copy of the first and dropped:
+    # the outcome shown (100% or 0%) followed the order of the arguments, and the two-versions warning,
+    # which runs on the episodes kept, never came.
+    src = flown / A_ID / "scripted__run000.jsonl"
+    events = [json.loads(line) for line in src.read_text().splitlines()]
+    events[0]["scenario_sha256"] = "f" * 64  # flown against an edited copy of the scenario
+    other = tmp_path / "other.jsonl"
+    other.write_text("".join(json.dumps(e) + "\n" for e in events))
+    code, out, err = score_cli(capsys, src, other, "--json")
+    assert code == 0
+    assert len(json.loads(out)["scorecards"]) == 2
+    real = json.loads(src.read_text().splitlines()[0])["scenario_sha256"]
+    assert err == (f"warning: scenario {A_ID} was flown in 2 versions (scenario_sha256 {real[:12]}… ({src}), "
+                   f"{'f' * 12}… ({other})): its results mix catalogues; --verify checks each against one\n")
