@@ -8,7 +8,7 @@ Every input problem is one line on stderr naming the file, and the rest is score
     concatenated, unreadable)  "error: <path>: <why>; skipped"
     folders of a sharded run that do not merge (different selections, an overlap: shards.py)
                                "error: <folder> and <folder> ...; not merged" (nothing scored)
-    the same episode given twice (same content: scenario and its sha256, model, run index and the
+    the same episode given twice (same content: scenario and its sha256, a320-bench version, model, run index, the
     hash of its calls)         "warning: <path>: duplicate of episode <id> in <first path>
                                [with a different verdict ...]; counted once"
     one scenario id flown with several scenario sha256 (two catalogues mixed)

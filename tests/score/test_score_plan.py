@@ -188,8 +188,7 @@ def test_episodes_recorded_by_two_versions_of_a320_bench_are_named_without_verif
     src = flown / A_ID / "scripted__run000.jsonl"
     events = [json.loads(line) for line in src.read_text().splitlines()]
     now = events[0]["versions"]["a320-bench"]
-    events[0]["versions"]["a320-bench"] = "0.1.0"
-    events[0]["run_index"] = 1
+    events[0]["versions"]["a320-bench"] = "0.1.0"  # the same calls, recorded by another harness: not a copy
     old = tmp_path / "old.jsonl"
     old.write_text("".join(json.dumps(e) + "\n" for e in events))
     code, out, err = score_cli(capsys, src, old)
