@@ -193,9 +193,9 @@ def test_episodes_recorded_by_two_versions_of_a320_bench_are_named_without_verif
     old.write_text("".join(json.dumps(e) + "\n" for e in events))
     code, out, err = score_cli(capsys, src, old)
     assert code == 0
-    assert err == (f"warning: these episodes were recorded by 2 versions of a320-bench (0.1.0: 1, e.g. {old}; {now}: 1, "
-                   f"e.g. {src}): how a verdict is reached changes between versions; compare results of one "
-                   "version (--verify names each episode's)\n")
+    assert err == (f"warning: these episodes were recorded by 2 versions of a320-bench (0.1.0: 1, e.g. {old}; "
+                   f"{now}: 1, e.g. {src}): how a verdict is reached changes between versions; compare results of "
+                   "one version (--verify names each episode's)\n")
     code, out, err = score_cli(capsys, src, old, "--json")
     assert sorted(c["a320bench_version"] for c in json.loads(out)["scorecards"]) == ["0.1.0", now]
 
