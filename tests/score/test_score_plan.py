@@ -216,3 +216,46 @@ def test_the_same_calls_flown_against_two_versions_of_a_scenario_are_two_episode
     real = json.loads(src.read_text().splitlines()[0])["scenario_sha256"]
     assert err == (f"warning: scenario {A_ID} was flown in 2 versions (scenario_sha256 {real[:12]}… ({src}), "
                    f"{'f' * 12}… ({other})): its results mix catalogues; --verify checks each against one\n")
+
+
+def forge_extra(out):
+    """A success passed off as a second run of B (T3), in the run folder `out`."""
+    extra = out / B_ID / "scripted__run001.jsonl"
+    forged = [json.loads(line) for line in (out / B_ID / "scripted__run000.jsonl").read_text().splitlines()]
+    forged[0].update(run_index=1, episode_id=f"{B_ID}/scripted__run001")
+    extra.write_text("".join(json.dumps(e) + "\n" for e in forged))
+    return extra
+
+
+def test_a_dry_runs_record_does_not_switch_the_plan_check_off(flown, tmp_path, capsys):
+    # Red team round 7: a dry run's record lists no episodes (it flies none), so score took it for a
+    # record older than episode lists, said so, and called nothing in its folder extra again.
+    out = copy_of(flown, tmp_path)
+    assert main(["run", "--scenario", A, "--scenario", B, "--out", str(out), "--dry-run"]) == 0
+    capsys.readouterr()
+    extra = forge_extra(out)
+    code, _, err = score_cli(capsys, out)
+    assert (code, err) == (0, f"warning: {extra}: extra: no run record planned it; scored as given\n")
+
+
+def test_a_killed_runs_record_is_covered_by_the_rerun_that_completed_it(flown, tmp_path, capsys):
+    # A run killed (SIGKILL) leaves the record it wrote at its start, without episodes; the rerun lists them
+    # all, those it skipped as complete included. The killed record switched the plan check off as well.
+    out = copy_of(flown, tmp_path)
+    (done,) = out.glob("run-*.json")
+    killed = {k: v for k, v in json.loads(done.read_text()).items() if k != "episodes"}
+    killed.update(started_at="2020-01-01T00:00:00+00:00", finished_at=None, counts={})
+    (out / "run-20200101T000000000000Z.json").write_text(json.dumps(killed))
+    extra = forge_extra(out)
+    code, _, err = score_cli(capsys, out)
+    assert (code, err) == (0, f"warning: {extra}: extra: no run record planned it; scored as given\n")
+
+
+def test_a_killed_run_never_rerun_is_named_as_such(flown, tmp_path, capsys):
+    out = copy_of(flown, tmp_path)
+    (record,) = out.glob("run-*.json")
+    killed = {k: v for k, v in json.loads(record.read_text()).items() if k != "episodes"}
+    record.write_text(json.dumps({**killed, "finished_at": None}))
+    code, _, err = score_cli(capsys, out)
+    assert (code, err) == (0, f"warning: {record.resolve()}: a run that did not finish (killed?) lists no planned "
+                              "episodes: its plan is not checked; rerun its command to complete it\n")
