@@ -23,6 +23,7 @@ does not belong (bridge/score/shards.py).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -125,9 +126,10 @@ def foreign(path: Path, scenario: Any, profile: Any = None) -> str | None:
     version of its scenario (an edited copy under the same id), under another profile or its instructions,
     or recorded by another a320-bench (whose verdicts may be reached otherwise)."""
     from a320bench.server.session import scenario_hash, sha256_text, versions
-    from a320bench.server.trajectory import read_events
 
-    meta = next(read_events(path), {})
+    with open(path, "rb") as fh:  # the meta event is the first line: the rest need not be read again
+        meta = json.loads(fh.readline())
+    meta = meta if isinstance(meta, dict) else {}
     had, now = meta.get("scenario_sha256"), scenario_hash(scenario)
     if had != now:
         return (f"{path} was flown against another version of scenario {scenario.id} "
