@@ -26,7 +26,7 @@ from typing import Any
 
 from .errors import OutputError, UsageError
 from .executors.chain import Chain, ChainStore
-from .plan import WHOLE, Plan, Planned, Shard, trajectory_path
+from .plan import WHOLE, Plan, Planned, Shard, refuse_foreign, trajectory_path
 
 LEARNING_TOOLS = frozenset({"save_learning", "retrieve_learnings"})
 
@@ -40,9 +40,10 @@ def store_path(out: Path, label: str, run_index: int) -> Path:
 
 
 def learning_plan(scenarios: list[Any], runs: int, out: Path, label: str, top_k: int, *, shard: Shard = WHOLE,
-                  force: bool = False) -> tuple[Plan, list[Chain]]:
+                  force: bool = False, profile: Any = None) -> tuple[Plan, list[Chain]]:
     """The plan and its chains: one chain per run index of this shard, from its first episode that is
-    not complete. A store on disk built for another scenario order is a UsageError (one line)."""
+    not complete. A store on disk built for another scenario order, or a complete episode flown for
+    another run (plan.foreign), is a UsageError (one line)."""
     from a320bench.server.learning.store import LearningStore, StoreMismatch
     from a320bench.server.trajectory import LinkRefused, is_complete, refuse_links
 
@@ -70,6 +71,7 @@ def learning_plan(scenarios: list[Any], runs: int, out: Path, label: str, top_k:
         if not force:  # an episode stands if its trajectory is complete and its saves are in the store
             while start < len(paths) and paths[start].exists() and is_complete(paths[start]) \
                     and on_disk.stands(start):
+                refuse_foreign(out, paths[start], scenarios[start], profile)
                 start += 1
         plan.skipped += [(sc.id, r) for sc in scenarios[:start]]
         if start == len(paths):

@@ -5,7 +5,10 @@
                         selection has p % n == i (round robin, so every shard gets a share of
                         every system and of every run index)
     resume              a pair whose trajectory already stands as a result is skipped
-                        (server/end_reason.py `rerun_on_resume`), unless --force
+                        (server/end_reason.py `rerun_on_resume`), unless --force; one flown
+                        for another run (another version of its scenario, another profile,
+                        another a320-bench) is refused, never skipped: the run record would
+                        vouch for it as this run's
 
 The plan is grouped into chains (bridge/executors: the unit an executor runs). An
 ordinary run makes one chain per episode; the learning track (bridge/learning_track.py)
@@ -20,6 +23,7 @@ does not belong (bridge/score/shards.py).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -90,8 +94,9 @@ def selection_hash(scenarios: Sequence[Any]) -> str:
 
 
 def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, shard: Shard = WHOLE,
-               force: bool = False) -> Plan:
-    """The episodes of this shard that resume does not skip, in the selection's order."""
+               force: bool = False, profile: Any = None) -> Plan:
+    """The episodes of this shard that resume does not skip, in the selection's order. UsageError when a
+    complete one was flown for another run (`foreign`)."""
     from a320bench.server.trajectory import LinkRefused, is_complete, refuse_links
 
     plan = Plan([], shard=shard, total=len(scenarios) * runs)
@@ -109,10 +114,42 @@ def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, sh
             except LinkRefused as e:
                 raise OutputError(f"--out {out}: {e}") from None
             if not force and path.exists() and is_complete(path):
+                refuse_foreign(out, path, sc, profile)
                 plan.skipped.append((sc.id, r))
                 continue
             plan.episodes.append(Planned(len(plan.episodes), sc, r, path))
     return plan
+
+
+def foreign(path: Path, scenario: Any, profile: Any = None) -> str | None:
+    """Why the complete trajectory at `path` is not an episode of this run, or None: flown against another
+    version of its scenario (an edited copy under the same id), under another profile or its instructions,
+    or recorded by another a320-bench (whose verdicts may be reached otherwise)."""
+    from a320bench.server.session import scenario_hash, sha256_text, versions
+
+    with open(path, "rb") as fh:  # the meta event is the first line: the rest need not be read again
+        meta = json.loads(fh.readline())
+    meta = meta if isinstance(meta, dict) else {}
+    had, now = meta.get("scenario_sha256"), scenario_hash(scenario)
+    if had != now:
+        return (f"{path} was flown against another version of scenario {scenario.id} "
+                f"(scenario_sha256 {str(had)[:12]}…, this run's {now[:12]}…)")
+    if profile is not None and meta.get("profile") != profile.name:
+        return f"{path} was flown with the {meta.get('profile')} profile, this run's is {profile.name}"
+    if profile is not None and meta.get("instructions_sha256") != sha256_text(profile.instructions):
+        return f"{path} was flown under other instructions of the {profile.name} profile"
+    had, now = (meta.get("versions") or {}).get("a320-bench"), versions()["a320-bench"]
+    if had != now:
+        return f"{path} was recorded by a320-bench {had or 'of an unknown version'}, this is {now}"
+    return None
+
+
+def refuse_foreign(out: Path, path: Path, scenario: Any, profile: Any = None) -> None:
+    """UsageError in one line when resume would take the complete trajectory at `path` for this run's."""
+    why = foreign(path, scenario, profile)
+    if why is not None:
+        raise UsageError(f"--out {out}: {why}: resuming would mix it into this run; use another --out, or --force "
+                         "to fly it again")
 
 
 def describe(plan: Plan, executor_line: str, chains: Sequence[Any] = ()) -> list[str]:

@@ -250,9 +250,9 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     label = _label(args, agent)
     if is_learning(profile):  # chains of a run index's episodes, in order; a shard never splits one
         plan, chains = learning_plan(scenarios, args.runs, out, label, args.retrieve_learnings_top_k, shard=shard,
-                                     force=args.force)
+                                     force=args.force, profile=profile)
     else:
-        plan = build_plan(scenarios, args.runs, out, label, shard=shard, force=args.force)
+        plan = build_plan(scenarios, args.runs, out, label, shard=shard, force=args.force, profile=profile)
         chains = single_episode_chains(plan.episodes)
     if args.spec is not None and args.spec.name == "replay" and not args.spec.plugin:
         agent.select(plan.episodes)  # every planned episode has exactly one recording to replay, or UsageError

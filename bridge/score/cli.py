@@ -8,11 +8,13 @@ Every input problem is one line on stderr naming the file, and the rest is score
     concatenated, unreadable)  "error: <path>: <why>; skipped"
     folders of a sharded run that do not merge (different selections, an overlap: shards.py)
                                "error: <folder> and <folder> ...; not merged" (nothing scored)
-    the same episode given twice (same content: scenario, model, run index and the
+    the same episode given twice (same content: scenario and its sha256, a320-bench version, model, run index, the
     hash of its calls)         "warning: <path>: duplicate of episode <id> in <first path>
                                [with a different verdict ...]; counted once"
     one scenario id flown with several scenario sha256 (two catalogues mixed)
                                "warning: scenario <id> was flown in N versions ..."
+    episodes recorded by several versions of a320-bench (verdicts reached differently)
+                               "warning: these episodes were recorded by N versions of a320-bench ..."
 
 Run records (`run-*.json`) in the folders given set the plan (coverage.py): a
 missing, modified or extra trajectory is named in one line, a modified one is not
@@ -120,6 +122,7 @@ def run_score(args: Any) -> int:
     flown = cards  # every file scored (and verified), duplicates included: each answers its own planned path
     cards = unique_episodes(cards)
     warn_mixed_catalogues(cards)
+    warn_mixed_harnesses(cards)
     if not cards:
         print("error: nothing to score: no input could be scored" if bad or failed_verify
               else "error: nothing to score", file=sys.stderr)
@@ -196,6 +199,19 @@ def warn_mixed_catalogues(cards: Iterable[ScoreCard]) -> None:
             shown = ", ".join(f"{h[:12]}… ({path})" for h, path in seen.items())
             _warn(f"scenario {sid} was flown in {len(seen)} versions (scenario_sha256 {shown}): its results mix "
                   "catalogues; --verify checks each against one")
+
+
+def warn_mixed_harnesses(cards: Iterable[ScoreCard]) -> None:
+    """One line when the episodes were recorded by several a320-bench versions: what a version records and
+    how it reaches a verdict can change (0.2.0 added the hands-off reading of the outcome), so one table
+    would compare verdicts of different harnesses."""
+    seen: dict[str, list[str]] = {}
+    for card in cards:
+        seen.setdefault(card.a320bench_version or "unknown", []).append(card.path)
+    if len(seen) > 1:
+        shown = "; ".join(f"{v}: {len(paths)}, e.g. {paths[0]}" for v, paths in sorted(seen.items()))
+        _warn(f"these episodes were recorded by {len(seen)} versions of a320-bench ({shown}): how a verdict is "
+              "reached changes between versions; compare results of one version (--verify names each episode's)")
 
 
 def print_table_for(files: Sequence[str | Path], *, file: TextIO | None = None) -> bool:

@@ -14,8 +14,11 @@ Missing, modified and absent episodes, and planned episodes that ended without a
 (excluded), are `not flown`: failed trials of the headline rates (aggregate.py). A
 modified file is not scored at all. Folders without a run record (served
 trajectories, loose files) are scored as given, and `score` says so in one line; a
-record written before episodes were listed is named once, and nothing in its folder
-is called extra.
+record written before episodes were listed, or by a run killed and never rerun, is
+named once, and nothing in its folder is called extra. A dry run's record plans no
+file, and a killed run's is answered for by the later run of the same agent into
+its folder (resume lists the episodes it skipped as complete): neither switches the
+check off.
 
 Pure: json, hashlib and paths only.
 """
@@ -84,11 +87,16 @@ def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
     listed_dirs: set[Path] = set()
     unlisted_dirs: set[Path] = set()  # a folder with an older record: its files may be planned there
     docs = sorted(_read(records, check.problems), key=lambda rd: (str(rd[1].get("started_at")), rd[0]))
-    for record, doc in docs:
+    for k, (record, doc) in enumerate(docs):
         episodes = doc.get("episodes")
         if not isinstance(episodes, list):
-            check.problems.append(f"{record}: lists no planned episodes (written before a320-bench recorded "
-                                  "them): its plan is not checked")
+            if doc.get("dry_run") is True or (_unfinished(doc) and _listed_later(record, doc, docs[k + 1:])):
+                continue  # a dry run flew nothing; a killed run's rerun lists its episodes, complete ones too
+            check.problems.append(
+                f"{record}: a run that did not finish (killed?) lists no planned episodes: its plan is not checked; "
+                "rerun its command to complete it" if _unfinished(doc) else
+                f"{record}: lists no planned episodes (written before a320-bench recorded them): its plan is not "
+                "checked")
             unlisted_dirs.add(record.parent)
             continue
         listed_dirs.add(record.parent)
@@ -116,6 +124,23 @@ def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:
     return check
 
 
+def _who(doc: dict[str, Any]) -> tuple:
+    return tuple(doc.get(k) for k in ("provider", "agent", "model", "reasoning_level", "client", "profile"))
+
+
+def _unfinished(doc: dict[str, Any]) -> bool:
+    """A record written when its run started and never completed (the run was killed): the episode list
+    is written when a run ends. (A record older than episode lists has no `finished_at` at all.)"""
+    return "finished_at" in doc and doc["finished_at"] is None
+
+
+def _listed_later(record: Path, doc: dict[str, Any], later: list[tuple[Path, dict[str, Any]]]) -> bool:
+    """Did a later run of the same agent into the same folder list its episodes? Resume lists every planned
+    episode, those it skipped as complete included, so that record speaks for what the killed run wrote."""
+    return any(r.parent == record.parent and _who(d) == _who(doc) and isinstance(d.get("episodes"), list)
+               for r, d in later)
+
+
 def _plan_absent_shards(check: PlanCheck, docs: list[tuple[Path, dict[str, Any]]], shown: dict[Path, Path]) -> None:
     """Plan the episodes of the shards not given, so that one shard cannot stand for the whole run: per
     sharded plan (who flew it, the selection, the runs, the number of shards), every scenario x run
@@ -127,8 +152,7 @@ def _plan_absent_shards(check: PlanCheck, docs: list[tuple[Path, dict[str, Any]]
         if not (i.isdigit() and n.isdigit() and int(n) > 1 and isinstance(runs, int) and isinstance(scenarios, list)
                 and isinstance(doc.get("episodes"), list)):
             continue
-        who = tuple(doc.get(k) for k in ("provider", "agent", "model", "reasoning_level", "client", "profile"))
-        groups.setdefault((who, doc.get("selection_sha256"), runs, int(n)), []).append((record, doc))
+        groups.setdefault((_who(doc), doc.get("selection_sha256"), runs, int(n)), []).append((record, doc))
     for (_, _, runs, n), members in groups.items():
         record, doc = members[0]
         listed = {(str(e.get("scenario_id")), e.get("run_index")): e for _, d in members for e in d["episodes"]

@@ -106,6 +106,7 @@ class ScoreCard:
     learning_position: int | None = None  # learning track: the episode's place in its chain (0-based)
     identity: str = ""  # what makes two files the same episode (see `episode_identity`)
     scenario_sha256: str | None = None  # the scenario as flown (meta): one id with two hashes is two catalogues
+    a320bench_version: str | None = None  # the harness that recorded it (meta): verdicts change between versions
     calls_sha256: str = ""  # the agent's calls, in order (name and arguments)
     commands: list[dict[str, Any]] | None = field(default=None)
 
@@ -338,6 +339,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     scenario_id = _text(meta.get("scenario_id") or scenario.get("id") or (final or {}).get("scenario_id") or "?")
     model = model_label(meta, client_report)
     run_index = meta.get("run_index", (client_report or {}).get("run_index"))
+    harness = _str_or_none((meta.get("versions") if isinstance(meta.get("versions"), dict) else {}).get("a320-bench"))
     # A served episode's meta comes from the server; the client bridge knows the run.
     episode_id = meta.get("episode_id", (client_report or {}).get("episode_id"))
     return ScoreCard(
@@ -386,8 +388,10 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         captain_cost_usd=captain_spent.cost_usd,
         learning_position=_learning_position(meta),
         scenario_sha256=_str_or_none(meta.get("scenario_sha256")),
+        a320bench_version=harness,
         calls_sha256=calls_digest.hexdigest(),
-        identity=episode_identity(scenario_id, model, run_index, calls_digest.hexdigest()),
+        identity=episode_identity(scenario_id, model, run_index, calls_digest.hexdigest(),
+                                  _str_or_none(meta.get("scenario_sha256")), harness),
         commands=commands,
     )
 
@@ -408,12 +412,16 @@ class _Spend:
             self.cost_usd = (self.cost_usd or 0.0) + cost_usd
 
 
-def episode_identity(scenario_id: str, model: str, run_index: Any, calls_sha256: str) -> str:
-    """Two files with the same identity are the same episode given twice: the same scenario, model and
-    run index, and the same calls. By content, not by `meta.ts` or the episode id, which an edit
-    changes at will; a copy whose calls differ is another episode (its run record tells whether
-    it was planned)."""
-    return "|".join((scenario_id, model, _text(run_index), calls_sha256))
+def episode_identity(scenario_id: str, model: str, run_index: Any, calls_sha256: str,
+                     scenario_sha256: str | None = None, a320bench_version: str | None = None) -> str:
+    """Two files with the same identity are the same episode given twice: the same scenario (and version
+    of it), model and run index, and the same calls, recorded by the same a320-bench. By content, not
+    by `meta.ts` or the episode id, which an edit changes at will; a copy whose calls differ is another
+    episode (its run record tells whether it was planned), and so are the same calls against another
+    version of the scenario or recorded by another version of a320-bench (their verdicts may differ:
+    both are scored, and the versions named)."""
+    return "|".join((scenario_id, scenario_sha256 or "", a320bench_version or "", model, _text(run_index),
+                     calls_sha256))
 
 
 def _learning_position(meta: dict[str, Any]) -> int | None:

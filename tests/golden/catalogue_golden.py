@@ -63,7 +63,9 @@ def fly(scenario_file: Path, agent_name: str, agent: Any, folder: Path) -> dict[
     anyio.run(go)
     card = asdict(score_file(path, detail=True))
     card["path"] = sc.id
-    card["identity"] = card["identity"].rsplit("|", 1)[0]  # its last part is the meta event's wall-clock time
+    card.pop("a320bench_version")  # the installed version: volatile, as the meta event's `versions`
+    sid, sha, _version, *rest = card["identity"].split("|")  # scorecard.episode_identity's parts
+    card["identity"] = "|".join([sid, sha, *rest[:-1]])  # the calls' hash is in the digest already
     return {"trajectory": sha256_json(normalised(path)), "scorecard": sha256_json(card)}
 
 

@@ -180,3 +180,82 @@ def test_a_model_that_skipped_a_scenario_others_flew_fails_it_in_its_overall_row
     x = next(r for r in agg["overall"] if r["model"] == "x")
     assert (x["scenarios"], x["coverage"], x["compliant_success"]["rate"]) == (2, {"scenarios": 1, "of": 2}, 0.5)
     assert [(r["scenario_id"], r["model"]) for r in agg["by_scenario"]] == [("s1", "x"), ("s1", "y"), ("s2", "y")]
+
+
+def test_episodes_recorded_by_two_versions_of_a320_bench_are_named_without_verify(flown, tmp_path, capsys):
+    # Red team round 7: a table mixing results of two harness versions (0.1.0's outcome had no hands-off
+    # reading) said nothing unless --verify; each version's verdicts compare only with its own.
+    src = flown / A_ID / "scripted__run000.jsonl"
+    events = [json.loads(line) for line in src.read_text().splitlines()]
+    now = events[0]["versions"]["a320-bench"]
+    events[0]["versions"]["a320-bench"] = "0.1.0"  # the same calls, recorded by another harness: not a copy
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps(e) + "\n" for e in events))
+    code, out, err = score_cli(capsys, src, old)
+    assert code == 0
+    assert err == (f"warning: these episodes were recorded by 2 versions of a320-bench (0.1.0: 1, e.g. {old}; "
+                   f"{now}: 1, e.g. {src}): how a verdict is reached changes between versions; compare results of "
+                   "one version (--verify names each episode's)\n")
+    code, out, err = score_cli(capsys, src, old, "--json")
+    assert sorted(c["a320bench_version"] for c in json.loads(out)["scorecards"]) == ["0.1.0", now]
+
+
+def test_the_same_calls_flown_against_two_versions_of_a_scenario_are_two_episodes(flown, tmp_path, capsys):
+    # Red team round 7: noop flown against a lenient copy of a scenario (same id) and against the
+    # catalogue's made the same calls, so the second file was taken for a copy of the first and dropped:
+    # the outcome shown (100% or 0%) followed the order of the arguments, and the two-versions warning,
+    # which runs on the episodes kept, never came.
+    src = flown / A_ID / "scripted__run000.jsonl"
+    events = [json.loads(line) for line in src.read_text().splitlines()]
+    events[0]["scenario_sha256"] = "f" * 64  # flown against an edited copy of the scenario
+    other = tmp_path / "other.jsonl"
+    other.write_text("".join(json.dumps(e) + "\n" for e in events))
+    code, out, err = score_cli(capsys, src, other, "--json")
+    assert code == 0
+    assert len(json.loads(out)["scorecards"]) == 2
+    real = json.loads(src.read_text().splitlines()[0])["scenario_sha256"]
+    assert err == (f"warning: scenario {A_ID} was flown in 2 versions (scenario_sha256 {real[:12]}… ({src}), "
+                   f"{'f' * 12}… ({other})): its results mix catalogues; --verify checks each against one\n")
+
+
+def forge_extra(out):
+    """A success passed off as a second run of B (T3), in the run folder `out`."""
+    extra = out / B_ID / "scripted__run001.jsonl"
+    forged = [json.loads(line) for line in (out / B_ID / "scripted__run000.jsonl").read_text().splitlines()]
+    forged[0].update(run_index=1, episode_id=f"{B_ID}/scripted__run001")
+    extra.write_text("".join(json.dumps(e) + "\n" for e in forged))
+    return extra
+
+
+def test_a_dry_runs_record_does_not_switch_the_plan_check_off(flown, tmp_path, capsys):
+    # Red team round 7: a dry run's record lists no episodes (it flies none), so score took it for a
+    # record older than episode lists, said so, and called nothing in its folder extra again.
+    out = copy_of(flown, tmp_path)
+    assert main(["run", "--scenario", A, "--scenario", B, "--out", str(out), "--dry-run"]) == 0
+    capsys.readouterr()
+    extra = forge_extra(out)
+    code, _, err = score_cli(capsys, out)
+    assert (code, err) == (0, f"warning: {extra}: extra: no run record planned it; scored as given\n")
+
+
+def test_a_killed_runs_record_is_covered_by_the_rerun_that_completed_it(flown, tmp_path, capsys):
+    # A run killed (SIGKILL) leaves the record it wrote at its start, without episodes; the rerun lists them
+    # all, those it skipped as complete included. The killed record switched the plan check off as well.
+    out = copy_of(flown, tmp_path)
+    (done,) = out.glob("run-*.json")
+    killed = {k: v for k, v in json.loads(done.read_text()).items() if k != "episodes"}
+    killed.update(started_at="2020-01-01T00:00:00+00:00", finished_at=None, counts={})
+    (out / "run-20200101T000000000000Z.json").write_text(json.dumps(killed))
+    extra = forge_extra(out)
+    code, _, err = score_cli(capsys, out)
+    assert (code, err) == (0, f"warning: {extra}: extra: no run record planned it; scored as given\n")
+
+
+def test_a_killed_run_never_rerun_is_named_as_such(flown, tmp_path, capsys):
+    out = copy_of(flown, tmp_path)
+    (record,) = out.glob("run-*.json")
+    killed = {k: v for k, v in json.loads(record.read_text()).items() if k != "episodes"}
+    record.write_text(json.dumps({**killed, "finished_at": None}))
+    code, _, err = score_cli(capsys, out)
+    assert (code, err) == (0, f"warning: {record.resolve()}: a run that did not finish (killed?) lists no planned "
+                              "episodes: its plan is not checked; rerun its command to complete it\n")

@@ -1,0 +1,103 @@
+"""Resume skips only an episode flown for this run: the same scenario version, profile and a320-bench.
+
+A complete trajectory in --out that was flown against an edited copy of its scenario (same id), under
+another profile or by another a320-bench version was skipped as "already complete", and the new run
+record vouched for it: `score` then showed that episode's verdict under this run's selection hash,
+with no word (a lenient copy's outcome passed noop). Such a folder is now refused in one line before
+anything runs; --force flies the episode again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from a320bench.bridge import exitcodes
+from a320bench.bridge.cli import main
+from a320bench.server.session import scenario_hash, versions
+from a320bench.server.scenario.loader import load as load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+GEN1 = ROOT / "scenarios" / "elec" / "gen1_fault_reset_fails.yaml"
+TR1 = ROOT / "scenarios" / "elec" / "tr1_fault_cruise.yaml"
+
+
+def lenient_copy(tmp_path: Path) -> Path:
+    """GEN 1's scenario under its own id, with one success criterion that noop meets."""
+    text = re.sub(r"success:\n(  - .*\n)+", "success:\n  - {var: elec.ac_bus_2_powered, op: eq, value: true}\n",
+                  GEN1.read_text())
+    copy = tmp_path / "lenient.yaml"
+    copy.write_text(text)
+    return copy
+
+
+def run(*args: str) -> int:
+    return main(["run", *args, "--no-progress"])
+
+
+def test_a_resume_refuses_an_episode_flown_against_another_version_of_its_scenario(tmp_path, capsys):
+    out = tmp_path / "runs"
+    copy = lenient_copy(tmp_path)
+    assert run("--provider", "noop", "--scenario", str(copy), "--out", str(out)) == exitcodes.OK
+    traj = out / "elec_gen1_fault_reset_fails" / "noop__run000.jsonl"
+    before = traj.read_bytes()
+    records = sorted(out.glob("run-*.json"))
+    capsys.readouterr()
+
+    assert run("--provider", "noop", "--scenario", str(GEN1), "--out", str(out)) == exitcodes.USAGE
+    old, new = scenario_hash(load_scenario(copy)), scenario_hash(load_scenario(GEN1))
+    assert capsys.readouterr().err == (
+        f"error: --out {out}: {traj} was flown against another version of scenario elec_gen1_fault_reset_fails "
+        f"(scenario_sha256 {old[:12]}…, this run's {new[:12]}…): resuming would mix it into this run; "
+        "use another --out, or --force to fly it again\n")
+    assert traj.read_bytes() == before and sorted(out.glob("run-*.json")) == records  # nothing ran
+
+    assert run("--provider", "noop", "--scenario", str(GEN1), "--out", str(out), "--force") == exitcodes.OK
+    assert json.loads(traj.read_text().splitlines()[0])["scenario_sha256"] == new
+
+
+def test_a_resume_refuses_an_episode_flown_under_another_profile(tmp_path, capsys):
+    out = tmp_path / "runs"
+    assert run("--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    capsys.readouterr()
+    assert run("--profile", "crew", "--scenario", str(TR1), "--out", str(out)) == exitcodes.USAGE
+    traj = out / "elec_tr1_fault_cruise" / "scripted__run000.jsonl"
+    assert capsys.readouterr().err == (
+        f"error: --out {out}: {traj} was flown with the benchmark profile, this run's is crew: resuming would mix "
+        "it into this run; use another --out, or --force to fly it again\n")
+
+
+def test_a_resume_refuses_an_episode_recorded_by_another_a320_bench_version(tmp_path, capsys):
+    out = tmp_path / "runs"
+    assert run("--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    traj = out / "elec_tr1_fault_cruise" / "scripted__run000.jsonl"
+    lines = traj.read_text().splitlines(keepends=True)
+    meta = json.loads(lines[0])
+    meta["versions"]["a320-bench"] = "0.1.0"  # as an older harness, whose verdicts had no hands-off reading
+    traj.write_text(json.dumps(meta) + "\n" + "".join(lines[1:]))
+    capsys.readouterr()
+    assert run("--scenario", str(TR1), "--out", str(out)) == exitcodes.USAGE
+    assert capsys.readouterr().err == (
+        f"error: --out {out}: {traj} was recorded by a320-bench 0.1.0, this is {versions()['a320-bench']}: resuming "
+        "would mix it into this run; use another --out, or --force to fly it again\n")
+
+
+def test_a_learning_chain_refuses_to_resume_over_an_episode_of_another_scenario_version(tmp_path, capsys):
+    out = tmp_path / "runs"
+    copy = lenient_copy(tmp_path)
+    assert run("--profile", "learning", "--provider", "noop", "--scenario", str(copy), "--out", str(out)) == 0
+    capsys.readouterr()
+    assert run("--profile", "learning", "--provider", "noop", "--scenario", str(GEN1), "--out", str(out)) == \
+        exitcodes.USAGE
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --out {out}: {out / 'elec_gen1_fault_reset_fails' / 'noop__run000.jsonl'} was "
+                          "flown against another version of scenario elec_gen1_fault_reset_fails") and \
+        err.count("\n") == 1
+
+
+def test_a_resume_of_the_same_run_still_skips_its_complete_episodes(tmp_path, capsys):
+    out = tmp_path / "runs"
+    for _ in range(2):
+        assert run("--profile", "crew", "--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    assert "1 episode(s) already complete" in capsys.readouterr().err
