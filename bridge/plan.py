@@ -7,8 +7,8 @@
     resume              a pair whose trajectory already stands as a result is skipped
                         (server/end_reason.py `rerun_on_resume`), unless --force; one flown
                         for another run (another version of its scenario, another profile,
-                        another a320-bench) is refused, never skipped: the run record would
-                        vouch for it as this run's
+                        --seed or --sampling, another a320-bench) is refused, never skipped:
+                        the run record would vouch for it as this run's
 
 The plan is grouped into chains (bridge/executors: the unit an executor runs). An
 ordinary run makes one chain per episode; the learning track (bridge/learning_track.py)
@@ -94,7 +94,8 @@ def selection_hash(scenarios: Sequence[Any]) -> str:
 
 
 def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, shard: Shard = WHOLE,
-               force: bool = False, profile: Any = None) -> Plan:
+               force: bool = False, profile: Any = None, seed: int | None = None,
+               sampling: dict[str, Any] | None = None) -> Plan:
     """The episodes of this shard that resume does not skip, in the selection's order. UsageError when a
     complete one was flown for another run (`foreign`)."""
     from a320bench.server.trajectory import LinkRefused, is_complete, refuse_links
@@ -114,17 +115,19 @@ def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, sh
             except LinkRefused as e:
                 raise OutputError(f"--out {out}: {e}") from None
             if not force and path.exists() and is_complete(path):
-                refuse_foreign(out, path, sc, profile)
+                refuse_foreign(out, path, sc, profile, run_index=r, seed=seed, sampling=sampling)
                 plan.skipped.append((sc.id, r))
                 continue
             plan.episodes.append(Planned(len(plan.episodes), sc, r, path))
     return plan
 
 
-def foreign(path: Path, scenario: Any, profile: Any = None) -> str | None:
+def foreign(path: Path, scenario: Any, profile: Any = None, *, run_index: int | None = None,
+            seed: int | None = None, sampling: dict[str, Any] | None = None) -> str | None:
     """Why the complete trajectory at `path` is not an episode of this run, or None: flown against another
     version of its scenario (an edited copy under the same id), under another profile or its instructions,
-    or recorded by another a320-bench (whose verdicts may be reached otherwise)."""
+    with another --seed (the seed an in-process agent got) or --sampling (a litellm model's), or recorded
+    by another a320-bench (whose verdicts may be reached otherwise)."""
     from a320bench.server.session import scenario_hash, sha256_text, versions
 
     with open(path, "rb") as fh:  # the meta event is the first line: the rest need not be read again
@@ -138,15 +141,35 @@ def foreign(path: Path, scenario: Any, profile: Any = None) -> str | None:
         return f"{path} was flown with the {meta.get('profile')} profile, this run's is {profile.name}"
     if profile is not None and meta.get("instructions_sha256") != sha256_text(profile.instructions):
         return f"{path} was flown under other instructions of the {profile.name} profile"
+    if seed is not None and run_index is not None and "episode_seed" in meta:
+        from .inprocess_episode import episode_seed
+
+        if meta["episode_seed"] != episode_seed(seed, scenario.id, run_index):
+            return f"{path} was flown with another --seed, this run's is {seed}"
+    if sampling is not None and isinstance(meta.get("sampling"), dict) and \
+            _generation(meta["sampling"]) != _generation(sampling):
+        return (f"{path} was flown with --sampling {json.dumps(_generation(meta['sampling']), sort_keys=True)}, "
+                f"this run's is {json.dumps(_generation(sampling), sort_keys=True)}")
     had, now = (meta.get("versions") or {}).get("a320-bench"), versions()["a320-bench"]
     if had != now:
         return f"{path} was recorded by a320-bench {had or 'of an unknown version'}, this is {now}"
     return None
 
 
-def refuse_foreign(out: Path, path: Path, scenario: Any, profile: Any = None) -> None:
-    """UsageError in one line when resume would take the complete trajectory at `path` for this run's."""
-    why = foreign(path, scenario, profile)
+# --sampling keys that say where and how the model is reached, not what it generates: a resume through
+# another proxy or with another timeout flies the same episodes.
+ROUTING_KEYS = frozenset({"api_base", "base_url", "api_version", "organization", "extra_headers", "headers",
+                          "timeout", "api_key"})
+
+
+def _generation(sampling: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in sampling.items() if k not in ROUTING_KEYS}
+
+
+def refuse_foreign(out: Path, path: Path, scenario: Any, profile: Any = None, **flown: Any) -> None:
+    """UsageError in one line when resume would take the complete trajectory at `path` for this run's
+    (`flown`: foreign's run_index, seed and sampling)."""
+    why = foreign(path, scenario, profile, **flown)
     if why is not None:
         raise UsageError(f"--out {out}: {why}: resuming would mix it into this run; use another --out, or --force "
                          "to fly it again")

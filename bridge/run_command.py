@@ -248,11 +248,15 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out}: exists and is not a folder")
     label = _label(args, agent)
+    # What makes a complete episode in --out this run's, beside its scenario and a320-bench (plan.foreign)
+    sampling_of = getattr(agent, "sampling", None)  # a litellm model's; its meta records it redacted
+    flown = {"profile": profile, "seed": args.seed,
+             "sampling": redact_credentials(sampling_of) if isinstance(sampling_of, dict) else None}
     if is_learning(profile):  # chains of a run index's episodes, in order; a shard never splits one
         plan, chains = learning_plan(scenarios, args.runs, out, label, args.retrieve_learnings_top_k, shard=shard,
-                                     force=args.force, profile=profile)
+                                     force=args.force, **flown)
     else:
-        plan = build_plan(scenarios, args.runs, out, label, shard=shard, force=args.force, profile=profile)
+        plan = build_plan(scenarios, args.runs, out, label, shard=shard, force=args.force, **flown)
         chains = single_episode_chains(plan.episodes)
     if args.spec is not None and args.spec.name == "replay" and not args.spec.plugin:
         agent.select(plan.episodes)  # every planned episode has exactly one recording to replay, or UsageError

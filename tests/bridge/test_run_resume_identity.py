@@ -1,4 +1,5 @@
-"""Resume skips only an episode flown for this run: the same scenario version, profile and a320-bench.
+"""Resume skips only an episode flown for this run: the same scenario version, profile, seed, sampling and
+a320-bench.
 
 A complete trajectory in --out that was flown against an edited copy of its scenario (same id), under
 another profile or by another a320-bench version was skipped as "already complete", and the new run
@@ -100,4 +101,41 @@ def test_a_resume_of_the_same_run_still_skips_its_complete_episodes(tmp_path, ca
     out = tmp_path / "runs"
     for _ in range(2):
         assert run("--profile", "crew", "--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    assert "1 episode(s) already complete" in capsys.readouterr().err
+
+
+def test_a_resume_refuses_an_episode_flown_with_another_seed(tmp_path, capsys):
+    out = tmp_path / "runs"
+    assert run("--provider", "random", "--seed", "3", "--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    capsys.readouterr()
+    assert run("--provider", "random", "--seed", "4", "--scenario", str(TR1), "--out", str(out)) == exitcodes.USAGE
+    traj = out / "elec_tr1_fault_cruise" / "random__run000.jsonl"
+    assert capsys.readouterr().err == (
+        f"error: --out {out}: {traj} was flown with another --seed, this run's is 4: resuming would mix it into "
+        "this run; use another --out, or --force to fly it again\n")
+    assert run("--provider", "random", "--seed", "3", "--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    assert "1 episode(s) already complete" in capsys.readouterr().err
+
+
+def test_a_resume_refuses_an_episode_a_model_flew_with_other_sampling_but_not_through_another_proxy(
+        tmp_path, capsys, monkeypatch):
+    from tests.fakes.openai_server import FakeOpenAI, tool_call
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    out = tmp_path / "runs"
+    answers = [tool_call("report_done", {"diagnosis": "x", "actions_summary": "none"})]
+
+    def fly(sampling: dict) -> int:
+        with FakeOpenAI(list(answers)) as fake:
+            return run("--model", "openai/gpt-4o-mini", "--scenario", str(TR1), "--out", str(out),
+                       "--sampling", json.dumps({"api_base": fake.url, **sampling}))
+
+    assert fly({"temperature": 0}) == exitcodes.OK
+    capsys.readouterr()
+    assert fly({"temperature": 1}) == exitcodes.USAGE
+    traj = out / "elec_tr1_fault_cruise" / "openai_gpt-4o-mini__run000.jsonl"
+    assert capsys.readouterr().err == (
+        f'error: --out {out}: {traj} was flown with --sampling {{"temperature": 0}}, this run\'s is '
+        '{"temperature": 1}: resuming would mix it into this run; use another --out, or --force to fly it again\n')
+    assert fly({"temperature": 0}) == exitcodes.OK  # a new fake server: another api_base, the same episode
     assert "1 episode(s) already complete" in capsys.readouterr().err
