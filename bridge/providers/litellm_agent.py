@@ -139,13 +139,26 @@ def _message(resp: Any) -> Any:
     return msg
 
 
+# (response model, provider) pairs litellm has no price for. Its price map does not change while a
+# process runs, and asking again costs a search of the whole map for a lookalike (~2-3 ms of CPU
+# per call, under the GIL the other agent threads need).
+_UNPRICED: set[tuple[Any, Any]] = set()
+
+
 def _cost(resp: Any) -> float | None:
-    cost = (getattr(resp, "_hidden_params", None) or {}).get("response_cost")
+    hidden = getattr(resp, "_hidden_params", None) or {}
+    cost = hidden.get("response_cost")
     if cost is None:
+        key = (getattr(resp, "model", None), hidden.get("custom_llm_provider"))
+        if key in _UNPRICED:
+            return None
         try:
             cost = litellm.completion_cost(completion_response=resp)
-        except (litellm.exceptions.ModelNotMappedError, *PROVIDER_ERRORS, ValueError, KeyError):
+        except litellm.exceptions.ModelNotMappedError:
+            _UNPRICED.add(key)
             return None  # an unknown model: its cost is null
+        except (*PROVIDER_ERRORS, ValueError, KeyError):
+            return None
     return float(cost) if cost is not None else None
 
 

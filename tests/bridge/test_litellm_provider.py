@@ -147,3 +147,34 @@ def test_episodes_flying_side_by_side_on_their_agent_threads_log_nothing_of_lite
     assert rc == exitcodes.OK, err
     assert json.loads(next((tmp_path / "out").glob("run-*.json")).read_text())["counts"] == {"agent_done": 8}
     assert "Traceback" not in err and "LoggingWorker" not in err and "destroyed" not in err, err
+
+
+def test_a_priced_model_records_litellms_price_and_an_unpriced_one_null_asking_litellm_once(
+        tmp_path, env_file, monkeypatch):
+    from a320bench.bridge.providers import litellm_agent
+
+    asked = []
+    real = litellm_agent.litellm.completion_cost
+
+    def completion_cost(**kw):
+        asked.append(kw["completion_response"].model)
+        return real(**kw)
+
+    monkeypatch.setattr(litellm_agent, "_UNPRICED", set())  # what earlier tests in this process learnt
+    monkeypatch.setattr(litellm_agent.litellm, "completion_cost", completion_cost)
+    script = [{"tool_calls": [tool_call("read_ecam", {})]}] * 2 + [
+        {"tool_calls": [tool_call("report_done", {"diagnosis": "GEN 1", "actions_summary": "none"})]}]
+    costs = {}
+    for model in ("openai/gpt-4o-mini", "openai/fake-model"):
+        with FakeOpenAI(script) as fake:
+            rc = main(["run", "--scenario", SCENARIO, "--model", model, "--env-file", str(env_file),
+                       "--sampling", json.dumps({"api_base": fake.url}), "--out", str(tmp_path / model),
+                       "--no-progress"])
+        assert rc == exitcodes.OK
+        (traj,) = (tmp_path / model / "elec_gen1_fault_reset_fails").glob("*.jsonl")
+        costs[model] = [(e["usage"]["input_tokens"], e["cost_usd"]) for e in events(traj) if e["type"] == "assistant"]
+    # litellm prices gpt-4o-mini itself ($0.15 in, $0.60 out per million tokens): our fallback is not asked.
+    assert [(n, round(c, 10)) for n, c in costs["openai/gpt-4o-mini"]] == [
+        (101, 0.00002115), (102, 0.0000213), (103, 0.00002145)]
+    assert costs["openai/fake-model"] == [(101, None), (102, None), (103, None)]
+    assert asked == ["fake-model"]  # once per model, not once per call
