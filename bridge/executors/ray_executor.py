@@ -31,6 +31,7 @@ credentials the cluster's environment lacks are the operator's to provide), neve
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -40,7 +41,7 @@ from typing import Any
 
 from a320bench.server.end_reason import EndReason
 
-from ..errors import MissingExtra, UsageError
+from ..errors import BridgeError, MissingExtra, UsageError
 from .base import RunState
 from .chain import Chain, RunJob, run_chain
 
@@ -69,16 +70,38 @@ def import_ray(local: bool = False) -> Any:
     return ray
 
 
+class UnsafeChainsFolder(BridgeError):
+    """$TMPDIR/a320bench-chains is not a folder of this user's alone: the chains are not flown there."""
+
+
+def chains_folder() -> Path:
+    """The node's folder for the chains in flight, made private to this user: every chain in one folder that
+    a client's sandbox hides whole, so a client whose command names a folder above it sees neither its own
+    episode in progress nor another chain's. Another user's folder of that name (made first in a shared
+    $TMPDIR), or a link, would see the trajectories being written: refused, one line."""
+    path = Path(tempfile.gettempdir()) / "a320bench-chains"
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        st = path.lstat()
+    except OSError as e:
+        raise UnsafeChainsFolder(f"cannot make the chains' folder {path}: {e.strerror}") from None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        what = "a link" if stat.S_ISLNK(st.st_mode) else "not a folder" if not stat.S_ISDIR(st.st_mode) \
+            else f"owned by uid {st.st_uid}"
+        raise UnsafeChainsFolder(f"the chains' folder {path} is {what}, not this user's own (uid {os.getuid()}): "
+                                 f"remove it, or give the cluster's workers another TMPDIR")
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        path.chmod(0o700)  # ours, but others could look in
+    return path
+
+
 def fly_chain(job: RunJob, chain: Chain, store: bytes | None = None) -> dict[str, Any]:
     """The Ray task: fly the chain in a private folder. Returns the episodes (plan index, result, {file name:
     bytes}), and for a learning chain the store as the chain left it (`store`: as the driver's disk had it)
     and what the disk refused."""
     import anyio
 
-    # Every chain of this node in one folder that a client's sandbox hides whole: a client whose command
-    # names a folder above it sees neither its own episode in progress nor another chain's.
-    chains = Path(tempfile.gettempdir()) / "a320bench-chains"
-    chains.mkdir(mode=0o700, exist_ok=True)
+    chains = chains_folder()
     if hasattr(job.agent, "hide_also"):
         job.agent.hide_also(chains)
     with tempfile.TemporaryDirectory(prefix="chain-", dir=chains) as private:
@@ -239,13 +262,16 @@ class _Batch:
         try:
             returned = self.ray.get(ref)
         except self.ray.exceptions.RayError as e:
-            why = "its Ray worker died" if isinstance(e, (self.ray.exceptions.WorkerCrashedError,
-                                                          self.ray.exceptions.NodeDiedError)) \
-                else f"the Ray task failed: {type(e).__name__}"
+            cause = getattr(e, "cause", None)
+            if isinstance(cause, UnsafeChainsFolder):  # the task's own refusal: not retried
+                why = str(cause)
+            elif isinstance(e, (self.ray.exceptions.WorkerCrashedError, self.ray.exceptions.NodeDiedError)):
+                why = f"its Ray worker died ({MAX_ATTEMPTS} attempt(s))"
+            else:
+                why = f"the Ray task failed: {type(e).__name__}"
             for p in chain.episodes:  # nothing was written: a resume flies them again
                 self.state.record(p, EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.HARNESS_ERROR,
-                                                   False, False, {}, error=f"harness error: {why} "
-                                                   f"({MAX_ATTEMPTS} attempt(s))"))
+                                                   False, False, {}, error=f"harness error: {why}"))
             return
         # The store first: if the driver dies before the trajectories are written, resume flies those
         # episodes again from a store that already holds their saves, and begin() drops them.

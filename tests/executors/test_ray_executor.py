@@ -154,3 +154,29 @@ def test_a_client_on_ray_sees_nothing_of_the_folders_its_workers_fly_chains_in(r
     (report,) = [e for e in map(json.loads, (folder / "cmd__run000.jsonl").read_text().splitlines())
                  if e["type"] == "client_report"]
     assert {str(chains), str(out)} <= set(report["sandbox"]["hidden"])
+
+
+def test_a_chains_folder_another_user_made_first_flies_nothing_there_and_says_why(ray_cluster, tmp_path, capsys):
+    """On a node whose TMPDIR others share, a folder of that name made first by another user could watch the
+    trajectories being written: the tasks refuse it, their episodes end harness_error unwritten (a resume
+    flies them), and the console names the folder."""
+    chains = ray_cluster.temp / "a320bench-chains"
+    kept = ray_cluster.temp / "a320bench-chains.kept"
+    if chains.exists():
+        chains.rename(kept)
+    chains.symlink_to(tmp_path)  # a link is refused wherever it points (another user's folder: tested apart)
+    try:
+        out = tmp_path / "out"
+        rc = main(["run", "--scenario", "scenarios/elec/gen1_fault_reset_fails.yaml", "--runs", "2",
+                   "--executor", "ray", "--workers", "2", "--out", str(out), "--no-progress"])
+    finally:
+        chains.unlink()
+        if kept.exists():
+            kept.rename(chains)
+    assert rc == exitcodes.INTERNAL
+    assert record(out)["counts"] == {"harness_error": 2}
+    assert list(out.rglob("*.jsonl")) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    err = capsys.readouterr().err
+    assert (f"harness error: the chains' folder {chains} is a link, not this user's own (uid {os.getuid()}): "
+            f"remove it, or give the cluster's workers another TMPDIR") in err
