@@ -292,6 +292,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         "client": args.client,
         "sandbox": agent.prepare(out) if args.client else None,  # the client's isolation policy
         "sampling": redact_credentials(sampling),
+        "seed": args.seed,  # the in-process agent's (--provider random, plug-ins); resume checks it
         "runs": args.runs,
         "workers": args.workers,
         "executor": executor.describe(chains, job),

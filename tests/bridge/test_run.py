@@ -97,9 +97,16 @@ def test_the_run_record_describes_the_run(tmp_path):
     assert rec["scenarios"] == ["elec_tr1_fault_cruise"]
     assert rec["provider"] == "scripted" and rec["profile"] == "benchmark"
     assert rec["counts"] == {"agent_done": 1}
-    assert (rec["sampling"], rec["interrupted"], rec["not_started"]) == ({}, None, 0)
+    assert (rec["sampling"], rec["seed"], rec["interrupted"], rec["not_started"]) == ({}, 0, None, 0)
     assert len(rec["selection_sha256"]) == 64 and len(rec["instructions_sha256"]) == 64
     assert rec["command"].startswith("a320-bench run --scenario scenarios/elec/tr1_fault_cruise.yaml")
+
+
+def test_the_run_record_names_the_seed_the_agent_was_given(tmp_path):
+    assert main(["run", "--scenario", "scenarios/elec/tr1_fault_cruise.yaml", "--provider", "random", "--seed", "7",
+                 "--out", str(tmp_path), "--no-progress"]) == 0
+    (rec_path,) = tmp_path.glob("run-*.json")
+    assert json.loads(rec_path.read_text())["seed"] == 7
 
 
 @pytest.mark.slow
