@@ -270,6 +270,13 @@ class FrozenAircraft:
             ac.rng = rng
         self._rng_state = rng.getstate()
 
+    def digest(self) -> bytes:
+        """A hash of the whole state kept: two aircraft with equal digests fly on identically. (Equal states
+        can pickle differently, a set's order is its history: they then differ here, never the reverse.)"""
+        h = hashlib.sha256(self._blob)
+        h.update(pickle.dumps(self._rng_state, protocol=pickle.HIGHEST_PROTOCOL))
+        return h.digest()
+
     def thaw(self) -> Aircraft:
         ac = pickle.loads(self._blob)
         ac.rng = random.Random(0)
@@ -301,7 +308,3 @@ def kept(ac: Aircraft) -> KeptAircraft:
     except (pickle.PicklingError, AttributeError, TypeError):
         return _DeepCopied(ac)
 
-
-def independent_copy(ac: Aircraft) -> Aircraft:
-    """A copy of `ac` that shares nothing with it."""
-    return kept(ac).thaw()

@@ -60,3 +60,32 @@ def test_an_end_that_already_failed_is_not_flown_on():
     success = _final(events)["success"]
     assert not all(c["passed"] for c in success["criteria"])
     assert (success["hands_off"], success["passed"], card.outcome) == (None, False, False)
+
+
+def test_an_end_state_flown_before_gives_the_same_verdict_without_flying_again(monkeypatch):
+    """`--runs N` of a deterministic agent ends N times in one state: the flight is kept by the whole state."""
+    from a320bench.server.scenario import hands_off as module
+    from a320bench.server.scenario.harness import prepare
+
+    sc = scenario("eng/eng1_fail_drift_down_cruise")
+    monkeypatch.setattr(module, "_FLOWN", type(module._FLOWN)())
+    flown = []
+    real = module._fly
+    monkeypatch.setattr(module, "_fly", lambda twin, sc, s: flown.append(twin.sim_time) or real(twin, sc, s))
+    ac, _ = prepare(sc)
+    first = module.hands_off(ac, sc)
+    first["failed"].append("a reader's edit")  # what a caller does with its verdict stays its own
+    again = module.hands_off(prepare(sc)[0], sc)  # another aircraft in the very same state
+    # Nobody flew the procedure: the speed decays below the drift-down's band and ENG 1 FAIL stays.
+    assert (len(flown), again) == (1, {"after_s": 120.0, "failed": [
+        {"kind": "state", "var": "controls.ENG MASTER 1", "op": "eq", "actual": "ON", "value": "OFF"},
+        {"kind": "state", "var": "controls.THR LEVER 2", "op": "eq", "actual": "CL", "value": "FLX/MCT"},
+        {"kind": "state", "var": "fire.eng1_agent_1_discharged", "op": "eq", "actual": False, "value": True},
+        {"kind": "state", "var": "flight.ias_kt", "op": "between", "actual": 213.0, "low": 220.0, "high": 250.0},
+        {"kind": "ecam_clear_of", "titles": ["ENG 1 FAIL"], "present": ["ENG 1 FAIL"]}], "passed": False})
+    ac.advance(0.2)  # a tick later is another state: flown
+    module.hands_off(ac, sc)
+    ac.rng.random()  # and so is the same aircraft whose random generator moved on
+    module.hands_off(ac, sc)
+    assert module.hands_off(ac, sc, seconds=60.0)["after_s"] == 60.0
+    assert len(flown) == 4
