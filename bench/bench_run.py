@@ -164,7 +164,8 @@ def step_and_fixed(sc) -> None:
           f"target <= 10 ms")
     print(f"  whole scripted episode:                  {whole * 1000:7.2f} ms")
     print(f"  the final verdict's hands-off flight:    {hands_off.cpu / max(hands_off.count, 1) * 1000:7.2f} ms CPU "
-          f"per passing episode ({hands_off.count} of {n}; outside the step and fixed figures above)")
+          f"per passing episode ({hands_off.count} of {n}, one end state: flown once, then kept; outside the "
+          f"step and fixed figures above)")
 
 
 def batches() -> None:
