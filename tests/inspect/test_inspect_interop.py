@@ -166,3 +166,94 @@ def test_an_episode_that_is_not_the_agents_result_is_a_sample_error_in_inspect_n
     assert sample.error is not None
     assert sample.error.message == ('EpisodeNotScored("test_gate_never_shows: the episode ended invalid_scenario; '
                                     'it is not the agent\'s result")')
+
+
+def _mock_episode(outputs) -> list:
+    """The model's turns as Inspect's mock model gives them (usage set: no tokenizer fetched)."""
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    out = []
+    for name, args in outputs:
+        o = ModelOutput.for_tool_call("mockllm/model", name, args)
+        o.usage = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=110)
+        out.append(o)
+    return out
+
+
+GEN1_BY_THE_BOOK = [("read_ecam", {}), ("set_control", {"control": "GEN 1", "position": "OFF"}),
+                    ("set_control", {"control": "GEN 1", "position": "ON"}),
+                    ("set_control", {"control": "GEN 1", "position": "OFF"}),
+                    ("report_done", {"diagnosis": "GEN 1 fault", "actions_summary": "GEN 1 off, on, off"})]
+
+
+def test_an_episode_of_a_profile_score_leaves_out_is_a_sample_error_never_a_score(tmp_path, monkeypatch):
+    # The dev profile hands the model active_failures: `score` leaves such an episode out of every mean
+    # (not_benchmark_profile), so Inspect's number must not count it either.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    model = get_model("mockllm/model", custom_outputs=_mock_episode([("active_failures", {})] + GEN1_BY_THE_BOOK[1:]))
+    out = tmp_path / "trajectories"
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], profile="dev", out=str(out)), model=model,
+                          log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
+    (sample,) = log.samples
+    assert card_of(out / "elec_gen1_fault_reset_fails" / "inspect__run000.jsonl")["status"] == "not_benchmark_profile"
+    assert sample.scores in (None, {})
+    assert sample.error.message == ("EpisodeNotScored('elec_gen1_fault_reset_fails: status not_benchmark_profile "
+                                    "(the episode ended agent_done); score leaves it out of every mean')")
+
+
+def test_an_inspect_token_limit_ends_the_episode_as_the_agents_result_scored_as_score_scores_it(tmp_path, monkeypatch):
+    # A limit on the model (tokens, messages) is the agent's budget: like a budget end or a context overflow
+    # it is the agent's result (agent_error), scored -- never a harness error left out of the means.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    model = get_model("mockllm/model", custom_outputs=_mock_episode(GEN1_BY_THE_BOOK))
+    out = tmp_path / "trajectories"
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], out=str(out)), model=model, token_limit=250,
+                          log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
+    (sample,) = log.samples
+    traj = out / "elec_gen1_fault_reset_fails" / "inspect__run000.jsonl"
+    evs = events(traj)
+    assert [e["name"] for e in evs if e["type"] == "tool_call"] == ["read_ecam", "set_control"]
+    assert (evs[-1]["reason"], evs[-1]["error"]) == (
+        "agent_error", "agent_error: Inspect token limit: Token limit exceeded. value: 330; limit: 250")
+    card = card_of(traj)
+    assert (card["status"], card["compliant_success"], card["completion"]) == ("valid", False, 1 / 3)
+    assert sample.error is None
+    assert sample.scores["a320_scorer"].value == {k: card[k] for k in HEADLINE}
+
+
+def test_an_episode_an_inspect_time_limit_cut_short_is_a_sample_error_saying_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    import time
+
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    turns = _mock_episode(GEN1_BY_THE_BOOK)
+
+    def slow():
+        yield turns[0]
+        time.sleep(1.5)  # past the limit of 1 s, whatever the load: Inspect cancels the solver
+        yield from turns[1:]
+
+    model = get_model("mockllm/model", custom_outputs=slow())
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)]), model=model, time_limit=1,
+                          log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
+    (sample,) = log.samples
+    assert sample.scores in (None, {})
+    assert sample.error.message == ("EpisodeNotScored('elec_gen1_fault_reset_fails: status interrupted; "
+                                    "score leaves it out of every mean')")
