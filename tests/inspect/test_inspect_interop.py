@@ -257,3 +257,34 @@ def test_an_episode_an_inspect_time_limit_cut_short_is_a_sample_error_saying_so(
     assert sample.scores in (None, {})
     assert sample.error.message == ("EpisodeNotScored('elec_gen1_fault_reset_fails: status interrupted; "
                                     "score leaves it out of every mean')")
+
+
+def test_an_exported_log_says_what_score_says_of_the_same_folders(tmp_path, capsys):
+    # ecam passes gen1 (1 run), fails eng1's relight (3 runs), and its gate-failed episode is no result.
+    # score: the mean over the 3 planned scenarios, the invalid one failed against the plan (1/3), not
+    # the share of valid episodes (1/4); the invalid episode is no score but a sample error, as in the task.
+    invalid = ROOT / "tests/scenarios/invalid_gate/gate_never_shows.yaml"
+    for folder, scenario, runs in (("a", ROOT / GEN1, 1), ("b", ROOT / "scenarios/eng/eng1_fail_relight_cruise.yaml", 3),
+                                   ("c", invalid, 1)):
+        main(["run", "--provider", "ecam", "--scenario", str(scenario), "--runs", str(runs),
+              "--out", str(tmp_path / folder), "--no-progress"])
+    folders = [str(tmp_path / f) for f in "abc"]
+    copy = tmp_path / "copy.jsonl"  # the same episode again: counted once, named
+    copy.write_bytes((tmp_path / "a" / "elec_gen1_fault_reset_fails" / "ecam__run000.jsonl").read_bytes())
+    capsys.readouterr()
+    assert main(["score", *folders, str(copy), "--json"]) == exitcodes.OK
+    out, score_err = capsys.readouterr()
+    (overall,) = json.loads(out)["aggregates"]["overall"]
+    assert (overall["compliant_success"]["rate"], overall["outcome_success"]["rate"], overall["completion_mean"]) == (
+        1 / 3, 1 / 3, 0.875)
+    assert main(["export", "--inspect", *folders, str(copy), "-o", str(tmp_path / "logs")]) == exitcodes.OK
+    written, err = capsys.readouterr()
+    assert err.splitlines()[:-1] == score_err.splitlines()  # the same warning: the copy counted once
+    log = read_eval_log(written.splitlines()[0])
+    (scores,) = log.results.scores
+    assert {k: m.value for k, m in scores.metrics.items()} == {"compliant_success": 1 / 3, "outcome": 1 / 3,
+                                                               "completion": 0.875}
+    assert (log.results.total_samples, scores.scored_samples, scores.unscored_samples) == (5, 4, 1)
+    (gate,) = [s for s in log.samples if s.id == "test_gate_never_shows"]
+    assert (gate.scores, gate.metadata["status"]) == ({}, "invalid_scenario")
+    assert gate.error.message == "test_gate_never_shows: status invalid_scenario; score leaves it out of every mean"
