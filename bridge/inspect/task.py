@@ -12,7 +12,7 @@ it chose over MCP, and keeps the conversation in the sample's messages. It knows
 of the scenario than any provider (providers/base.py: an AgentView).
 
 The scorer is ours: the episode's trajectory (kept in the sample's store, and written to
-`out/<scenario>/inspect__runNNN.jsonl` when `out` is given) scored by
+`out/<scenario>/inspect-<model>__runNNN.jsonl` when `out` is given) scored by
 bridge/score/scorecard.py; the Score's value holds compliant_success, outcome,
 completion and the unsafe counts. A scenario whose gate fails never reaches the model; such an episode, like one a fault of ours or of the
 infrastructure cut short, is a sample error for Inspect, never a score -- as is every episode `score` leaves out of
@@ -76,16 +76,19 @@ def fly_episode(scenarios: dict[str, Any], profile_name: str = "benchmark", out:
         from a320bench.server.trajectory import changed_aircraft
 
         from ..inprocess_episode import run_episode
+        from ..selection import source_label
 
         sc = scenarios[str(state.sample_id)]
         profile = load_profile(profile_name)
         run_index = state.epoch - 1
-        path = Path(out) / sc.id / f"inspect__run{run_index:03d}.jsonl" if out else None
-        events: list[dict[str, Any]] = []
         agent = InspectAgent(state)
+        # Named as `run` names its files: models sharing `out` (`--model a,b`) never overwrite each other's.
+        name = f"{source_label(agent.name, agent.model)}__run{run_index:03d}"
+        path = Path(out) / sc.id / f"{name}.jsonl" if out else None
+        events: list[dict[str, Any]] = []
         try:
             res = await run_episode(sc, agent, profile=profile, path=path, run_index=run_index,
-                                    episode_id=f"{sc.id}/inspect__run{run_index:03d}", recorder_sink=events)
+                                    episode_id=f"{sc.id}/{name}", recorder_sink=events)
         finally:  # an Inspect time limit cancels the solver: the scorer still says what the episode was
             state.store.set(TRAJECTORY, events)
         state.completed = True

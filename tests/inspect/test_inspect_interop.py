@@ -138,7 +138,7 @@ def test_the_inspect_task_flies_two_scenarios_with_the_mock_model_and_our_scorer
             ("elec_gen1_fault_reset_fails", True, ["read_ecam", "set_control", "set_control", "set_control",
                                                    "report_done"]),
             ("elec_gen2_fault_climb", False, ["read_ecam", "report_done"])]):
-        traj = out / sid / "inspect__run000.jsonl"
+        traj = out / sid / "inspect-mockllm_model__run000.jsonl"
         evs = events(traj)
         assert [e["name"] for e in evs if e["type"] == "tool_call"] == calls
         assert (evs[0]["provider"], evs[0]["model"], evs[-1]["reason"]) == ("inspect", "mockllm/model", "agent_done")
@@ -201,7 +201,7 @@ def test_an_episode_of_a_profile_score_leaves_out_is_a_sample_error_never_a_scor
     (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], profile="dev", out=str(out)), model=model,
                           log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
     (sample,) = log.samples
-    assert card_of(out / "elec_gen1_fault_reset_fails" / "inspect__run000.jsonl")["status"] == "not_benchmark_profile"
+    assert card_of(out / "elec_gen1_fault_reset_fails" / "inspect-mockllm_model__run000.jsonl")["status"] == "not_benchmark_profile"
     assert sample.scores in (None, {})
     assert sample.error.message == ("EpisodeNotScored('elec_gen1_fault_reset_fails: status not_benchmark_profile "
                                     "(the episode ended agent_done); score leaves it out of every mean')")
@@ -222,7 +222,7 @@ def test_an_inspect_token_limit_ends_the_episode_as_the_agents_result_scored_as_
     (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], out=str(out)), model=model, token_limit=250,
                           log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
     (sample,) = log.samples
-    traj = out / "elec_gen1_fault_reset_fails" / "inspect__run000.jsonl"
+    traj = out / "elec_gen1_fault_reset_fails" / "inspect-mockllm_model__run000.jsonl"
     evs = events(traj)
     assert [e["name"] for e in evs if e["type"] == "tool_call"] == ["read_ecam", "set_control"]
     assert (evs[-1]["reason"], evs[-1]["error"]) == (
@@ -288,3 +288,27 @@ def test_an_exported_log_says_what_score_says_of_the_same_folders(tmp_path, caps
     (gate,) = [s for s in log.samples if s.id == "test_gate_never_shows"]
     assert (gate.scores, gate.metadata["status"]) == ({}, "invalid_scenario")
     assert gate.error.message == "test_gate_never_shows: status invalid_scenario; score leaves it out of every mean"
+
+
+def test_two_models_writing_trajectories_into_one_folder_keep_each_others_files(tmp_path, monkeypatch, capsys):
+    # `-T out=DIR` for several models (one eval after the other, or `--model a,b`): each episode's file is its
+    # model's, named as `run` names them, so score sees every model and none overwrote another's.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    out = tmp_path / "trajectories"
+    for name, turns in (("mockllm/good", GEN1_BY_THE_BOOK), ("mockllm/lazy", [GEN1_BY_THE_BOOK[0], GEN1_BY_THE_BOOK[-1]])):
+        inspect_eval(a320(scenarios=[str(ROOT / GEN1)], out=str(out)),
+                     model=get_model(name, custom_outputs=_mock_episode(turns)),
+                     log_dir=str(tmp_path / "logs"), display="none")
+    assert sorted(p.name for p in (out / "elec_gen1_fault_reset_fails").iterdir()) == [
+        "inspect-mockllm_good__run000.jsonl", "inspect-mockllm_lazy__run000.jsonl"]
+    capsys.readouterr()
+    assert main(["score", str(out), "--json"]) == exitcodes.OK
+    overall = json.loads(capsys.readouterr().out)["aggregates"]["overall"]
+    assert [(r["model"], r["compliant_success"]["rate"]) for r in overall] == [("mockllm/good", 1.0),
+                                                                              ("mockllm/lazy", 0.0)]
