@@ -3,7 +3,8 @@
 One log per model (or provider, or client) found in the trajectories, named
 `<first episode's time>_a320_<label>.eval`; one sample per episode:
 
-    id, epoch            the scenario id, the run index + 1
+    id, epoch            the scenario id; its episodes numbered 1..n in run order (the run index + 1
+                         for one run folder; metadata.run_index says which run it was)
     input, target        the task prompt; the procedure's steps in order ("GEN 1 OFF; ...")
     messages             the profile's instructions (system), the task prompt (user), then the
                          model's turns with their tool calls and each call's result (a tool
@@ -87,7 +88,7 @@ def export_inspect(files: Sequence[Path], out_dir: Path, paths: Sequence[str | P
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for group in groups.values():
-        group.episodes.sort(key=lambda e: (e.card.scenario_id, e.card.run_index or 0))
+        group.episodes.sort(key=lambda e: (e.card.scenario_id, e.card.run_index or 0, str(e.path)))
         log = eval_log(group)
         created = log.eval.created.replace(":", "-").replace("+00-00", "Z")
         path = out_dir / f"{created}_{TASK}_{slug(group.label)}.eval"
@@ -101,7 +102,13 @@ def eval_log(group: _Group) -> Any:
 
     import a320bench
 
-    samples = [_sample(e) for e in group.episodes]
+    # Inspect keeps one sample per (id, epoch): a scenario's episodes are its epochs 1..n, in run order (the run
+    # index + 1 for one run folder; two folders' run 0 would otherwise be one sample).
+    epochs: dict[str, int] = {}
+    samples = []
+    for e in group.episodes:
+        epochs[e.card.scenario_id] = epochs.get(e.card.scenario_id, 0) + 1
+        samples.append(_sample(e, epochs[e.card.scenario_id]))
     metas = [e.meta for e in group.episodes]
     started = min(m.get("ts", "") for m in metas)
     completed = max(e.final.get("ts", "") or e.events[-1].get("ts", "") for e in group.episodes)
@@ -139,7 +146,7 @@ def _target(meta: dict[str, Any]) -> str:
     return "; ".join(f"{s.get('control')} {s.get('position')}" for b in blocks for s in b.get("steps", []))
 
 
-def _sample(ep: _Episode) -> Any:
+def _sample(ep: _Episode, epoch: int) -> Any:
     from inspect_ai.log import EvalError, EvalSample
     from inspect_ai.model import ModelOutput, ModelUsage
     from inspect_ai.scorer import Score
@@ -164,7 +171,7 @@ def _sample(ep: _Episode) -> Any:
         error = EvalError(message=f"{card.scenario_id}: status {card.status}{ended}; score leaves it out of every mean",
                           traceback="", traceback_ansi="")
     return EvalSample(
-        id=card.scenario_id, epoch=(card.run_index or 0) + 1, input=prompt, target=_target(meta),
+        id=card.scenario_id, epoch=epoch, input=prompt, target=_target(meta),
         messages=messages,
         output=ModelOutput.from_content(_model_name(ep), str(report.get("diagnosis") or "")),
         scores=scores, error=error,

@@ -312,3 +312,19 @@ def test_two_models_writing_trajectories_into_one_folder_keep_each_others_files(
     overall = json.loads(capsys.readouterr().out)["aggregates"]["overall"]
     assert [(r["model"], r["compliant_success"]["rate"]) for r in overall] == [("mockllm/good", 1.0),
                                                                               ("mockllm/lazy", 0.0)]
+
+
+def test_two_folders_with_the_same_run_index_export_every_episode(tmp_path, capsys):
+    # Two runs of one agent (other seeds) in two folders: score counts both episodes of run 0, and so must the
+    # log -- Inspect keeps one sample per (id, epoch), so the second took the first's place and one was lost.
+    for seed in (1, 2):
+        main(["run", "--provider", "random", "--seed", str(seed), "--scenario", str(ROOT / GEN1),
+              "--out", str(tmp_path / f"seed{seed}"), "--no-progress"])
+    capsys.readouterr()
+    assert main(["export", "--inspect", str(tmp_path / "seed1"), str(tmp_path / "seed2"),
+                 "-o", str(tmp_path / "logs")]) == exitcodes.OK
+    log = read_eval_log(capsys.readouterr().out.splitlines()[0])
+    name = "elec_gen1_fault_reset_fails/random__run000.jsonl"
+    assert [(s.id, s.epoch, s.metadata["run_index"], s.metadata["trajectory"]) for s in log.samples] == [
+        ("elec_gen1_fault_reset_fails", 1, 0, str(tmp_path / "seed1" / name)),
+        ("elec_gen1_fault_reset_fails", 2, 0, str(tmp_path / "seed2" / name))]
