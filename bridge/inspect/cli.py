@@ -36,7 +36,7 @@ def run_export(args: Any) -> int:
         return exitcodes.USAGE
     out = Path(args.output)
     try:
-        written = export_inspect(files, out)
+        written = export_inspect(files, out, args.paths)
     except NotATrajectory as e:
         raise UsageError(f"{e}; nothing exported") from None
     except OSError as e:

@@ -3,7 +3,8 @@
 One log per model (or provider, or client) found in the trajectories, named
 `<first episode's time>_a320_<label>.eval`; one sample per episode:
 
-    id, epoch            the scenario id, the run index + 1
+    id, epoch            the scenario id; its episodes numbered 1..n in run order (the run index + 1
+                         for one run folder; metadata.run_index says which run it was)
     input, target        the task prompt; the procedure's steps in order ("GEN 1 OFF; ...")
     messages             the profile's instructions (system), the task prompt (user), then the
                          model's turns with their tool calls and each call's result (a tool
@@ -12,7 +13,11 @@ One log per model (or provider, or client) found in the trajectories, named
                          assistant message per recorded call, marked `synthesized`
     scores["a320"]       our ScoreCard's headline values (compliant_success, outcome, completion,
                          in_order, unsafe counts), the end reason as explanation, the report_done
-                         diagnosis as answer, the whole card as metadata
+                         diagnosis as answer, the whole card as metadata. An episode `score` leaves
+                         out of its means (invalid scenario, infrastructure, another profile) has
+                         no score but a sample error saying so, as in the task
+    results              score's overall numbers for the model: counted as `score` counts
+                         (score/counting.py: against the run records, each episode once)
     metadata             scenario, system, phase, run index, end reason, status, the trajectory file
     model_usage          tokens and cost, where the provider recorded them
 
@@ -22,11 +27,12 @@ Nothing is re-run: the logs say what the trajectories say, scored by our scorer.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..score.counting import counted, planned, report_plan, stderr_warning
 from ..selection import slug
 
 TASK = "a320"
@@ -53,26 +59,36 @@ class _Episode:
 @dataclass
 class _Group:
     label: str
+    overall: dict[str, Any]  # score's overall row of this model
     episodes: list[_Episode] = field(default_factory=list)
 
 
-def export_inspect(files: Sequence[Path], out_dir: Path) -> list[Path]:
-    """Write one Inspect eval log per model into `out_dir`; the paths written. Raises NotATrajectory
-    (from the scorer) for a file that is not a trajectory, OSError for a log that cannot be written."""
+def export_inspect(files: Sequence[Path], out_dir: Path, paths: Sequence[str | Path] = (),
+                   warn: Callable[[str], None] = stderr_warning) -> list[Path]:
+    """Write one Inspect eval log per model into `out_dir`; the paths written. `paths`: the folders the files
+    came from, whose run records set the plan (score/counting.py: the log's metrics are `score`'s). Raises
+    NotATrajectory (from the scorer) for a file that is not a trajectory, OSError for a log that cannot be written."""
     from inspect_ai.log import write_eval_log
 
     from ..score.scorecard import score_events
     from a320bench.server.trajectory import read_events
 
-    groups: dict[str, _Group] = {}
+    files, plan = planned(paths, list(files))
+    read: dict[int, _Episode] = {}
     for f in files:
         events = list(read_events(f))
         card = score_events(events, path=str(f))
-        groups.setdefault(card.model, _Group(card.model)).episodes.append(_Episode(f, events, card))
+        read[id(card)] = _Episode(f, events, card)
+    report_plan(plan, warn)
+    result = counted([e.card for e in read.values()], plan, warn=warn)
+    overall = {row["model"]: row for row in result.aggregates["overall"]}
+    groups: dict[str, _Group] = {}
+    for card in result.cards:
+        groups.setdefault(card.model, _Group(card.model, overall[card.model])).episodes.append(read[id(card)])
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for group in groups.values():
-        group.episodes.sort(key=lambda e: (e.card.scenario_id, e.card.run_index or 0))
+        group.episodes.sort(key=lambda e: (e.card.scenario_id, e.card.run_index or 0, str(e.path)))
         log = eval_log(group)
         created = log.eval.created.replace(":", "-").replace("+00-00", "Z")
         path = out_dir / f"{created}_{TASK}_{slug(group.label)}.eval"
@@ -86,14 +102,21 @@ def eval_log(group: _Group) -> Any:
 
     import a320bench
 
-    samples = [_sample(e) for e in group.episodes]
+    # Inspect keeps one sample per (id, epoch): a scenario's episodes are its epochs 1..n, in run order (the run
+    # index + 1 for one run folder; two folders' run 0 would otherwise be one sample).
+    epochs: dict[str, int] = {}
+    samples = []
+    for e in group.episodes:
+        epochs[e.card.scenario_id] = epochs.get(e.card.scenario_id, 0) + 1
+        samples.append(_sample(e, epochs[e.card.scenario_id]))
     metas = [e.meta for e in group.episodes]
     started = min(m.get("ts", "") for m in metas)
     completed = max(e.final.get("ts", "") or e.events[-1].get("ts", "") for e in group.episodes)
     model = _model_name(group.episodes[0])
     scored = [e.card for e in group.episodes if e.card.valid]
-    metrics = {k: EvalMetric(name=k, value=sum(float(getattr(c, k)) for c in scored) / len(scored))
-               for k in ("compliant_success", "outcome", "completion")} if scored else {}
+    values = {"compliant_success": group.overall["compliant_success"]["rate"],
+              "outcome": group.overall["outcome_success"]["rate"], "completion": group.overall["completion_mean"]}
+    metrics = {k: EvalMetric(name=k, value=v) for k, v in values.items() if v is not None}
     return EvalLog(
         status="success",
         eval=EvalSpec(created=started, task=TASK, task_version=1, dataset=EvalDataset(
@@ -123,8 +146,8 @@ def _target(meta: dict[str, Any]) -> str:
     return "; ".join(f"{s.get('control')} {s.get('position')}" for b in blocks for s in b.get("steps", []))
 
 
-def _sample(ep: _Episode) -> Any:
-    from inspect_ai.log import EvalSample
+def _sample(ep: _Episode, epoch: int) -> Any:
+    from inspect_ai.log import EvalError, EvalSample
     from inspect_ai.model import ModelOutput, ModelUsage
     from inspect_ai.scorer import Score
 
@@ -139,12 +162,19 @@ def _sample(ep: _Episode) -> Any:
         usage[_model_name(ep)] = ModelUsage(input_tokens=card.input_tokens, output_tokens=card.output_tokens,
                                             total_tokens=card.input_tokens + card.output_tokens,
                                             total_cost=card.cost_usd)
+    scores, error = {}, None
+    if card.valid:
+        scores[TASK] = Score(value={k: card_dict[k] for k in HEADLINE}, answer=report.get("diagnosis"),
+                             explanation=f"ended {card.reason}; status {card.status}", metadata=card_dict)
+    else:  # what score leaves out of its means is no score, as in the task: a sample error saying why
+        ended = "" if card.reason == card.status else f" (the episode ended {card.reason})"
+        error = EvalError(message=f"{card.scenario_id}: status {card.status}{ended}; score leaves it out of every mean",
+                          traceback="", traceback_ansi="")
     return EvalSample(
-        id=card.scenario_id, epoch=(card.run_index or 0) + 1, input=prompt, target=_target(meta),
+        id=card.scenario_id, epoch=epoch, input=prompt, target=_target(meta),
         messages=messages,
         output=ModelOutput.from_content(_model_name(ep), str(report.get("diagnosis") or "")),
-        scores={TASK: Score(value={k: card_dict[k] for k in HEADLINE}, answer=report.get("diagnosis"),
-                            explanation=f"ended {card.reason}; status {card.status}", metadata=card_dict)},
+        scores=scores, error=error,
         metadata={"scenario_id": card.scenario_id, "system": card.system, "phase": card.phase,
                   "run_index": card.run_index, "reason": card.reason, "status": card.status,
                   "episode_id": card.episode_id, "trajectory": str(ep.path), "tool_calls": card.tool_calls,

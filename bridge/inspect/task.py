@@ -12,10 +12,12 @@ it chose over MCP, and keeps the conversation in the sample's messages. It knows
 of the scenario than any provider (providers/base.py: an AgentView).
 
 The scorer is ours: the episode's trajectory (kept in the sample's store, and written to
-`out/<scenario>/inspect__runNNN.jsonl` when `out` is given) scored by
+`out/<scenario>/inspect-<model>__runNNN.jsonl` when `out` is given) scored by
 bridge/score/scorecard.py; the Score's value holds compliant_success, outcome,
 completion and the unsafe counts. A scenario whose gate fails never reaches the model; such an episode, like one a fault of ours or of the
-infrastructure cut short, is a sample error for Inspect, never a score.
+infrastructure cut short, is a sample error for Inspect, never a score -- as is every episode `score` leaves out of
+its means (a profile that is not scored, such as dev; an Inspect time limit cancelling the solver: `interrupted`).
+Inspect's token and message limits are the agent's budget: the episode ends `agent_error`, the agent's result, scored.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageTool, ChatMessageUser
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolInfo, ToolParams
+from inspect_ai.util import LimitExceededError
 
 from a320bench.server.end_reason import EndReason
 
+from ..errors import AgentFailed
 from ..providers.base import OnHarnessLoop
 from .export import HEADLINE
 
@@ -72,16 +76,21 @@ def fly_episode(scenarios: dict[str, Any], profile_name: str = "benchmark", out:
         from a320bench.server.trajectory import changed_aircraft
 
         from ..inprocess_episode import run_episode
+        from ..selection import source_label
 
         sc = scenarios[str(state.sample_id)]
         profile = load_profile(profile_name)
         run_index = state.epoch - 1
-        path = Path(out) / sc.id / f"inspect__run{run_index:03d}.jsonl" if out else None
-        events: list[dict[str, Any]] = []
         agent = InspectAgent(state)
-        res = await run_episode(sc, agent, profile=profile, path=path, run_index=run_index,
-                                episode_id=f"{sc.id}/inspect__run{run_index:03d}", recorder_sink=events)
-        state.store.set(TRAJECTORY, events)
+        # Named as `run` names its files: models sharing `out` (`--model a,b`) never overwrite each other's.
+        name = f"{source_label(agent.name, agent.model)}__run{run_index:03d}"
+        path = Path(out) / sc.id / f"{name}.jsonl" if out else None
+        events: list[dict[str, Any]] = []
+        try:
+            res = await run_episode(sc, agent, profile=profile, path=path, run_index=run_index,
+                                    episode_id=f"{sc.id}/{name}", recorder_sink=events)
+        finally:  # an Inspect time limit cancels the solver: the scorer still says what the episode was
+            state.store.set(TRAJECTORY, events)
         state.completed = True
         changed = any(changed_aircraft(e) for e in events)
         if not counts_as_result(res.reason, changed):
@@ -125,7 +134,11 @@ class InspectAgent(OnHarnessLoop):
     async def _loop(self, view: Any, model: Any, tools: list[ToolInfo], messages: list[Any]) -> str | None:
         nudged = False
         for turn in range(1, MAX_TURNS + 1):
-            output = await model.generate(messages, tools=tools)
+            try:
+                output = await model.generate(messages, tools=tools)
+            except LimitExceededError as e:
+                # Inspect's token or message limit is the agent's budget: its result, as a budget end is
+                raise AgentFailed(f"Inspect {e.type} limit: {e.message}") from None
             msg = output.message
             calls = list(msg.tool_calls or [])
             usage = output.usage
@@ -162,6 +175,9 @@ def a320_scorer():
 
         events = state.store.get(TRAJECTORY) or []
         card = score_events(events, path=f"inspect:{state.sample_id}:{state.epoch}")
+        if not card.valid:  # what `score` leaves out of its means (another profile, an interrupt) is no score here
+            ended = "" if card.reason == card.status else f" (the episode ended {card.reason})"
+            raise EpisodeNotScored(f"{card.scenario_id}: status {card.status}{ended}; score leaves it out of every mean")
         final = next((e for e in reversed(events) if e.get("type") == "final"), {})
         report = final.get("report_done") if isinstance(final.get("report_done"), dict) else {}
         values = card.to_dict()

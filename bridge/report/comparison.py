@@ -1,7 +1,7 @@
 """Models compared scenario by scenario on compliant success, so a reader sees which differences are real.
 
-For each pair of models (A, B), episodes are paired by (scenario, run index),
-valid episodes only (the ones the means count). Per scenario: both rates, the
+For each pair of models (A, B), episodes are paired by (scenario, its version
+(scenario_sha256), run index), valid episodes only (the ones the means count). Per scenario: both rates, the
 difference A − B, the discordant pairs and an exact McNemar p-value, adjusted
 across the pair's scenarios by Holm. Overall: the mean over scenarios of the
 per-scenario differences with a paired bootstrap interval over scenarios
@@ -23,10 +23,11 @@ ALPHA = 0.05
 
 def compare_models(cards: Sequence[ScoreCard]) -> list[dict[str, Any]]:
     """One comparison per pair of models (none with fewer than two models)."""
-    outcomes: dict[str, dict[tuple[str, int], bool]] = {}
+    outcomes: dict[str, dict[tuple[str, str, int], bool]] = {}
     for c in cards:
-        if c.valid:
-            outcomes.setdefault(c.model, {}).setdefault((c.scenario_id, _run(c.run_index)), c.compliant_success)
+        if c.valid:  # the scenario's version too: an edited copy of a scenario is another task
+            key = (c.scenario_id, c.scenario_sha256 or "", _run(c.run_index))
+            outcomes.setdefault(c.model, {}).setdefault(key, c.compliant_success)
     models = sorted({c.model for c in cards})
     return [_pair(a, b, outcomes.get(a, {}), outcomes.get(b, {})) for a, b in combinations(models, 2)]
 
@@ -35,7 +36,8 @@ def _run(run_index: Any) -> int:
     return run_index if isinstance(run_index, int) else -1
 
 
-def _pair(a: str, b: str, oa: dict[tuple[str, int], bool], ob: dict[tuple[str, int], bool]) -> dict[str, Any]:
+def _pair(a: str, b: str, oa: dict[tuple[str, str, int], bool], ob: dict[tuple[str, str, int], bool]
+          ) -> dict[str, Any]:
     shared = sorted(oa.keys() & ob.keys())
     by_scenario: dict[str, list[tuple[bool, bool]]] = {}
     for key in shared:

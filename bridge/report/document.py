@@ -13,6 +13,7 @@ from collections import Counter
 from datetime import datetime, timezone
 from typing import Any
 
+from ..score.counting import NO_PLAN
 from ..score.scorecard import ScoreCard
 from . import charts
 from .comparison import compare_models
@@ -57,6 +58,7 @@ def build_document(loaded: Loaded, *, sources: list[str], version: str | None = 
         "pivot": _pivot(aggs["by_scenario"], scenarios, models),
         "excluded": loaded.excluded,
         "excluded_hint": INFRASTRUCTURE_HINT,
+        "plan_note": None if loaded.planned else NO_PLAN,
         "statuses": dict(sorted(Counter(c.status for c in loaded.cards).items())),
         "comparisons": comparisons,
         "episodes_json": episodes,

@@ -44,7 +44,8 @@ from typing import Any, TextIO
 from .. import exitcodes
 from .aggregate import aggregate, excluded_counts
 from .batch import score_all
-from .coverage import PlanCheck, check_plan
+from .counting import NO_PLAN, counted, planned, report_plan, unique_episodes
+from .coverage import PlanCheck
 from .inputs import find_trajectory_files
 from .scorecard import ScoreCard
 
@@ -70,22 +71,6 @@ def score_files(files: Iterable[str | Path], *, detail: bool = False, parallel: 
     return cards, bad
 
 
-def unique_episodes(cards: Iterable[ScoreCard]) -> list[ScoreCard]:
-    """Each episode once: a file with the identity of an earlier one is named on stderr and dropped."""
-    first: dict[str, ScoreCard] = {}
-    out: list[ScoreCard] = []
-    for card in cards:
-        seen = first.get(card.identity)
-        if seen is None:
-            first[card.identity] = card
-            out.append(card)
-            continue
-        differs = "" if card.verdict() == seen.verdict() else " with a different verdict (one was edited? --verify)"
-        _warn(f"{card.path}: duplicate of episode {card.episode_id or card.scenario_id} in {seen.path}{differs}; "
-              f"counted once")
-    return out
-
-
 def run_score(args: Any) -> int:
     verify = bool(getattr(args, "verify", False))
     if getattr(args, "catalogue", None) and not verify:
@@ -102,12 +87,10 @@ def run_score(args: Any) -> int:
         print(f"error: {problem}" + ("; skipped" if files else ""), file=sys.stderr)
     if not files:
         return exitcodes.USAGE
-    plan = check_plan(args.paths, files)
-    modified = {p.path for p in plan.modified} if plan else set()
-    cards, bad = score_files([f for f in files if f.resolve() not in modified] if modified else files,
-                             detail=args.detail, parallel=True)
+    to_score, plan = planned(args.paths, files)
+    cards, bad = score_files(to_score, detail=args.detail, parallel=True)
     bad += len(problems)
-    plan_failed = _report_plan(plan)
+    plan_failed = report_plan(plan)
 
     failed_verify = False
     if verify:  # every file, duplicates included: an edited copy must be named too
@@ -119,18 +102,14 @@ def run_score(args: Any) -> int:
             print(f"error: {e}", file=sys.stderr)
             return exitcodes.USAGE
         failed_verify = failed > 0
-    flown = cards  # every file scored (and verified), duplicates included: each answers its own planned path
-    cards = unique_episodes(cards)
-    warn_mixed_catalogues(cards)
-    warn_mixed_harnesses(cards)
+    include_errors = bool(getattr(args, "include_errors", False))
+    # every file scored (and verified), duplicates included: each answers its own planned path
+    result = counted(cards, plan, include_errors=include_errors)
+    cards, aggregates, excluded = result.cards, result.aggregates, result.excluded
     if not cards:
         print("error: nothing to score: no input could be scored" if bad or failed_verify
               else "error: nothing to score", file=sys.stderr)
         return exitcodes.USAGE if bad else exitcodes.FAILED_CHECKS
-
-    include_errors = bool(getattr(args, "include_errors", False))
-    aggregates = aggregate(cards, include_errors, plan.not_flown(flown, include_errors) if plan else None)
-    excluded = excluded_counts(cards, include_errors)
 
     if getattr(args, "csv", None):
         from .export import write_csv
@@ -157,61 +136,12 @@ def run_score(args: Any) -> int:
     return exitcodes.FAILED_CHECKS if failed_verify or (verify and plan_failed) else exitcodes.OK
 
 
-NO_PLAN = ("No run record (run-*.json) among the inputs (served trajectories, loose files): rates are over the "
-           "episodes given, not against a plan.")
-
-
-def _report_plan(plan: PlanCheck | None) -> bool:
-    """One line per trajectory the run records disagree with; True when there was one."""
-    if plan is None:
-        return False
-    for problem in plan.problems:
-        _warn(problem)
-    for p in plan.missing:
-        _warn(f"{p.shown}: missing: {p.record.name} planned it ({p.scenario_id} run {p.run_index}); counted as "
-              "not flown")
-    for p in plan.modified:
-        _warn(f"{p.shown}: modified since {p.record.name} recorded it (sha256 differs); not scored, counted as "
-              "not flown")
-    for f in plan.extra:
-        _warn(f"{f}: extra: no run record planned it; scored as given")
-    for line in plan.absent:
-        _warn(line)
-    return bool(plan.missing or plan.modified or plan.extra or plan.absent)
-
-
 def _plan_document(plan: PlanCheck | None) -> dict[str, Any] | None:
     if plan is None:
         return None
     return {"records": [str(r) for r in plan.records], "planned": len(plan.planned),
             "missing": [str(p.path) for p in plan.missing], "modified": [str(p.path) for p in plan.modified],
             "extra": [str(f) for f in plan.extra], "absent_shards": plan.absent}
-
-
-def warn_mixed_catalogues(cards: Iterable[ScoreCard]) -> None:
-    """One line per scenario id flown in several versions (scenario_sha256): its rows mix catalogues."""
-    versions: dict[str, dict[str, str]] = {}
-    for card in cards:
-        if card.scenario_sha256:
-            versions.setdefault(card.scenario_id, {}).setdefault(card.scenario_sha256, card.path)
-    for sid, seen in sorted(versions.items()):
-        if len(seen) > 1:
-            shown = ", ".join(f"{h[:12]}… ({path})" for h, path in seen.items())
-            _warn(f"scenario {sid} was flown in {len(seen)} versions (scenario_sha256 {shown}): its results mix "
-                  "catalogues; --verify checks each against one")
-
-
-def warn_mixed_harnesses(cards: Iterable[ScoreCard]) -> None:
-    """One line when the episodes were recorded by several a320-bench versions: what a version records and
-    how it reaches a verdict can change (0.2.0 added the hands-off reading of the outcome), so one table
-    would compare verdicts of different harnesses."""
-    seen: dict[str, list[str]] = {}
-    for card in cards:
-        seen.setdefault(card.a320bench_version or "unknown", []).append(card.path)
-    if len(seen) > 1:
-        shown = "; ".join(f"{v}: {len(paths)}, e.g. {paths[0]}" for v, paths in sorted(seen.items()))
-        _warn(f"these episodes were recorded by {len(seen)} versions of a320-bench ({shown}): how a verdict is "
-              "reached changes between versions; compare results of one version (--verify names each episode's)")
 
 
 def print_table_for(files: Sequence[str | Path], *, file: TextIO | None = None) -> bool:

@@ -26,6 +26,7 @@ one line naming the file; any other value is read defensively and scored.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -293,8 +294,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         if isinstance(usage, dict):
             spent.input_tokens = _int(usage.get("input_tokens"))
             spent.output_tokens = _int(usage.get("output_tokens"))
-        c_usd = client_report.get("cost_usd")
-        spent.cost_usd = float(c_usd) if isinstance(c_usd, (int, float)) else None
+        spent.cost_usd = _usd(client_report.get("cost_usd"))
 
     if final is not None:
         reason = final.get("reason")
@@ -408,8 +408,9 @@ class _Spend:
         if isinstance(usage, dict):
             self.input_tokens += _int(usage.get("input_tokens"))
             self.output_tokens += _int(usage.get("output_tokens"))
-        if isinstance(cost_usd, (int, float)) and not isinstance(cost_usd, bool):
-            self.cost_usd = (self.cost_usd or 0.0) + cost_usd
+        usd = _usd(cost_usd)
+        if usd is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + usd
 
 
 def episode_identity(scenario_id: str, model: str, run_index: Any, calls_sha256: str,
@@ -460,4 +461,11 @@ def _str_or_none(x: Any) -> str | None:
 
 
 def _int(x: Any) -> int:
-    return x if isinstance(x, int) and not isinstance(x, bool) else 0
+    """A count of tokens: a whole number, 0 or more (anything else counts nothing)."""
+    return x if isinstance(x, int) and not isinstance(x, bool) and x >= 0 else 0
+
+
+def _usd(x: Any) -> float | None:
+    """An amount of money: finite, 0 or more (a plug-in writes its own usage events; NaN is not JSON)."""
+    ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
+    return float(x) if ok else None

@@ -138,7 +138,7 @@ def test_the_inspect_task_flies_two_scenarios_with_the_mock_model_and_our_scorer
             ("elec_gen1_fault_reset_fails", True, ["read_ecam", "set_control", "set_control", "set_control",
                                                    "report_done"]),
             ("elec_gen2_fault_climb", False, ["read_ecam", "report_done"])]):
-        traj = out / sid / "inspect__run000.jsonl"
+        traj = out / sid / "inspect-mockllm_model__run000.jsonl"
         evs = events(traj)
         assert [e["name"] for e in evs if e["type"] == "tool_call"] == calls
         assert (evs[0]["provider"], evs[0]["model"], evs[-1]["reason"]) == ("inspect", "mockllm/model", "agent_done")
@@ -166,3 +166,165 @@ def test_an_episode_that_is_not_the_agents_result_is_a_sample_error_in_inspect_n
     assert sample.error is not None
     assert sample.error.message == ('EpisodeNotScored("test_gate_never_shows: the episode ended invalid_scenario; '
                                     'it is not the agent\'s result")')
+
+
+def _mock_episode(outputs) -> list:
+    """The model's turns as Inspect's mock model gives them (usage set: no tokenizer fetched)."""
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    out = []
+    for name, args in outputs:
+        o = ModelOutput.for_tool_call("mockllm/model", name, args)
+        o.usage = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=110)
+        out.append(o)
+    return out
+
+
+GEN1_BY_THE_BOOK = [("read_ecam", {}), ("set_control", {"control": "GEN 1", "position": "OFF"}),
+                    ("set_control", {"control": "GEN 1", "position": "ON"}),
+                    ("set_control", {"control": "GEN 1", "position": "OFF"}),
+                    ("report_done", {"diagnosis": "GEN 1 fault", "actions_summary": "GEN 1 off, on, off"})]
+
+
+def test_an_episode_of_a_profile_score_leaves_out_is_a_sample_error_never_a_score(tmp_path, monkeypatch):
+    # The dev profile hands the model active_failures: `score` leaves such an episode out of every mean
+    # (not_benchmark_profile), so Inspect's number must not count it either.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    model = get_model("mockllm/model", custom_outputs=_mock_episode([("active_failures", {})] + GEN1_BY_THE_BOOK[1:]))
+    out = tmp_path / "trajectories"
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], profile="dev", out=str(out)), model=model,
+                          log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
+    (sample,) = log.samples
+    assert card_of(out / "elec_gen1_fault_reset_fails" / "inspect-mockllm_model__run000.jsonl")["status"] == "not_benchmark_profile"
+    assert sample.scores in (None, {})
+    assert sample.error.message == ("EpisodeNotScored('elec_gen1_fault_reset_fails: status not_benchmark_profile "
+                                    "(the episode ended agent_done); score leaves it out of every mean')")
+
+
+def test_an_inspect_token_limit_ends_the_episode_as_the_agents_result_scored_as_score_scores_it(tmp_path, monkeypatch):
+    # A limit on the model (tokens, messages) is the agent's budget: like a budget end or a context overflow
+    # it is the agent's result (agent_error), scored -- never a harness error left out of the means.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    model = get_model("mockllm/model", custom_outputs=_mock_episode(GEN1_BY_THE_BOOK))
+    out = tmp_path / "trajectories"
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], out=str(out)), model=model, token_limit=250,
+                          log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
+    (sample,) = log.samples
+    traj = out / "elec_gen1_fault_reset_fails" / "inspect-mockllm_model__run000.jsonl"
+    evs = events(traj)
+    assert [e["name"] for e in evs if e["type"] == "tool_call"] == ["read_ecam", "set_control"]
+    assert (evs[-1]["reason"], evs[-1]["error"]) == (
+        "agent_error", "agent_error: Inspect token limit: Token limit exceeded. value: 330; limit: 250")
+    card = card_of(traj)
+    assert (card["status"], card["compliant_success"], card["completion"]) == ("valid", False, 1 / 3)
+    assert sample.error is None
+    assert sample.scores["a320_scorer"].value == {k: card[k] for k in HEADLINE}
+
+
+def test_an_episode_an_inspect_time_limit_cut_short_is_a_sample_error_saying_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    import time
+
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    turns = _mock_episode(GEN1_BY_THE_BOOK)
+
+    def slow():
+        yield turns[0]
+        time.sleep(1.5)  # past the limit of 1 s, whatever the load: Inspect cancels the solver
+        yield from turns[1:]
+
+    model = get_model("mockllm/model", custom_outputs=slow())
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)]), model=model, time_limit=1,
+                          log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
+    (sample,) = log.samples
+    assert sample.scores in (None, {})
+    assert sample.error.message == ("EpisodeNotScored('elec_gen1_fault_reset_fails: status interrupted; "
+                                    "score leaves it out of every mean')")
+
+
+def test_an_exported_log_says_what_score_says_of_the_same_folders(tmp_path, capsys):
+    # ecam passes gen1 (1 run), fails eng1's relight (3 runs), and its gate-failed episode is no result.
+    # score: the mean over the 3 planned scenarios, the invalid one failed against the plan (1/3), not
+    # the share of valid episodes (1/4); the invalid episode is no score but a sample error, as in the task.
+    invalid = ROOT / "tests/scenarios/invalid_gate/gate_never_shows.yaml"
+    for folder, scenario, runs in (("a", ROOT / GEN1, 1), ("b", ROOT / "scenarios/eng/eng1_fail_relight_cruise.yaml", 3),
+                                   ("c", invalid, 1)):
+        main(["run", "--provider", "ecam", "--scenario", str(scenario), "--runs", str(runs),
+              "--out", str(tmp_path / folder), "--no-progress"])
+    folders = [str(tmp_path / f) for f in "abc"]
+    copy = tmp_path / "copy.jsonl"  # the same episode again: counted once, named
+    copy.write_bytes((tmp_path / "a" / "elec_gen1_fault_reset_fails" / "ecam__run000.jsonl").read_bytes())
+    capsys.readouterr()
+    assert main(["score", *folders, str(copy), "--json"]) == exitcodes.OK
+    out, score_err = capsys.readouterr()
+    (overall,) = json.loads(out)["aggregates"]["overall"]
+    assert (overall["compliant_success"]["rate"], overall["outcome_success"]["rate"], overall["completion_mean"]) == (
+        1 / 3, 1 / 3, 0.875)
+    assert main(["export", "--inspect", *folders, str(copy), "-o", str(tmp_path / "logs")]) == exitcodes.OK
+    written, err = capsys.readouterr()
+    assert err.splitlines()[:-1] == score_err.splitlines()  # the same warning: the copy counted once
+    log = read_eval_log(written.splitlines()[0])
+    (scores,) = log.results.scores
+    assert {k: m.value for k, m in scores.metrics.items()} == {"compliant_success": 1 / 3, "outcome": 1 / 3,
+                                                               "completion": 0.875}
+    assert (log.results.total_samples, scores.scored_samples, scores.unscored_samples) == (5, 4, 1)
+    (gate,) = [s for s in log.samples if s.id == "test_gate_never_shows"]
+    assert (gate.scores, gate.metadata["status"]) == ({}, "invalid_scenario")
+    assert gate.error.message == "test_gate_never_shows: status invalid_scenario; score leaves it out of every mean"
+
+
+def test_two_models_writing_trajectories_into_one_folder_keep_each_others_files(tmp_path, monkeypatch, capsys):
+    # `-T out=DIR` for several models (one eval after the other, or `--model a,b`): each episode's file is its
+    # model's, named as `run` names them, so score sees every model and none overwrote another's.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    out = tmp_path / "trajectories"
+    for name, turns in (("mockllm/good", GEN1_BY_THE_BOOK), ("mockllm/lazy", [GEN1_BY_THE_BOOK[0], GEN1_BY_THE_BOOK[-1]])):
+        inspect_eval(a320(scenarios=[str(ROOT / GEN1)], out=str(out)),
+                     model=get_model(name, custom_outputs=_mock_episode(turns)),
+                     log_dir=str(tmp_path / "logs"), display="none")
+    assert sorted(p.name for p in (out / "elec_gen1_fault_reset_fails").iterdir()) == [
+        "inspect-mockllm_good__run000.jsonl", "inspect-mockllm_lazy__run000.jsonl"]
+    capsys.readouterr()
+    assert main(["score", str(out), "--json"]) == exitcodes.OK
+    overall = json.loads(capsys.readouterr().out)["aggregates"]["overall"]
+    assert [(r["model"], r["compliant_success"]["rate"]) for r in overall] == [("mockllm/good", 1.0),
+                                                                              ("mockllm/lazy", 0.0)]
+
+
+def test_two_folders_with_the_same_run_index_export_every_episode(tmp_path, capsys):
+    # Two runs of one agent (other seeds) in two folders: score counts both episodes of run 0, and so must the
+    # log -- Inspect keeps one sample per (id, epoch), so the second took the first's place and one was lost.
+    for seed in (1, 2):
+        main(["run", "--provider", "random", "--seed", str(seed), "--scenario", str(ROOT / GEN1),
+              "--out", str(tmp_path / f"seed{seed}"), "--no-progress"])
+    capsys.readouterr()
+    assert main(["export", "--inspect", str(tmp_path / "seed1"), str(tmp_path / "seed2"),
+                 "-o", str(tmp_path / "logs")]) == exitcodes.OK
+    log = read_eval_log(capsys.readouterr().out.splitlines()[0])
+    name = "elec_gen1_fault_reset_fails/random__run000.jsonl"
+    assert [(s.id, s.epoch, s.metadata["run_index"], s.metadata["trajectory"]) for s in log.samples] == [
+        ("elec_gen1_fault_reset_fails", 1, 0, str(tmp_path / "seed1" / name)),
+        ("elec_gen1_fault_reset_fails", 2, 0, str(tmp_path / "seed2" / name))]

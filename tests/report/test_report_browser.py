@@ -90,14 +90,14 @@ def test_the_overview_shows_the_scores_of_the_known_run(page, report):
     rows = cells(page, "#table-overall")
     # scripted flies every procedure; noop succeeds only where doing nothing is right (TR 1, level 1).
     # Overall intervals take the 3 scenarios, not the 6 runs, as the trials (score's clustered estimator).
-    assert rows[2] == ["scripted", "3", "6", "100% [44%–100%]", "100% [44%–100%]", "1.00", "1.00 (k=2)", "0%", "100%",
+    assert rows[2] == ["scripted", "3", "6", "", "100% [44%–100%]", "100% [44%–100%]", "1.00", "1.00 (k=2)", "0%", "100%",
                        "0", "0", "–", ""]
-    assert rows[0] == ["noop", "3", "6", "33% [6%–79%]", "33% [6%–79%]", "0.33", "0.33 (k=2)", "0%", "100%",
+    assert rows[0] == ["noop", "3", "6", "", "33% [6%–79%]", "33% [6%–79%]", "0.33", "0.33 (k=2)", "0%", "100%",
                        "0", "0", "–", ""]
     # Every row says what `a320-bench score` computes for the same files (random's depends on the simulator).
     overall = aggregate(score_file(p) for p in trajectory_files([report.with_name("runs")]))["overall"]
-    assert [r[:9] for r in rows] == [
-        [a["model"], str(a["scenarios"]), str(a["n"]), pct_ci(a["compliant_success"]), pct_ci(a["outcome_success"]),
+    assert [r[:10] for r in rows] == [
+        [a["model"], str(a["scenarios"]), str(a["n"]), str(a["not_flown"] or ""), pct_ci(a["compliant_success"]), pct_ci(a["outcome_success"]),
          f"{a['completion_mean']:.2f}", f"{a['pass_hat_k']['2']:.2f} (k=2)", f"{round(a['dangerous_rate'] * 100)}%",
          f"{round(a['diagnosis_rate'] * 100)}%"] for a in overall]
     assert cells(page, "#table-pivot") == [

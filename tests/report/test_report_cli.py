@@ -95,7 +95,7 @@ def test_episodes_that_are_not_the_agents_result_are_counted_apart_and_tokens_ch
         "provider_error 1.")
     row = re.search(r'<tr data-model="m-1">(.*?)</tr>', html, re.S).group(1)
     assert [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)] == [
-        "m-1", "1", "1", "100% [21%–100%]", "100% [21%–100%]", "1.00", "1.00 (k=1)", "0%", "100%", "1000", "50",
+        "m-1", "1", "1", "", "100% [21%–100%]", "100% [21%–100%]", "1.00", "1.00 (k=1)", "0%", "100%", "1000", "50",
         "0.2500", "provider_error 1"]
     figures = read_embedded(html)["figures"]
     assert [t["y"] for t in figures["cost-tokens"]["data"]] == [[1000], [50], [0.25]]
@@ -115,3 +115,31 @@ def test_an_edited_trajectory_with_odd_shapes_is_shown_or_named_never_a_tracebac
     t.events[2]["ecam_changes"] = "everything"
     assert main(["report", str(t.write(tmp_path / "t.jsonl")), "-o", str(out)]) == exitcodes.OK
     assert capsys.readouterr().err == ""
+
+
+def _overall_row(html: str, model: str) -> list[str]:
+    row = re.search(rf'<tr data-model="{re.escape(model)}">(.*?)</tr>', html, re.S).group(1)
+    return [html_lib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+
+
+def test_the_report_counts_against_the_run_records_and_each_episode_once_as_score_does(tmp_path, capsys):
+    # A deleted failure must not raise the page's rate above score's, nor a copied folder double an episode.
+    gen2 = ROOT / "scenarios" / "elec" / "gen2_fault_climb.yaml"
+    runs = tmp_path / "runs"
+    assert main(["run", "--scenario", str(ELEC), str(gen2), "--out", str(runs), "--no-progress"]) == exitcodes.OK
+    gone = runs / "elec_gen1_fault_reset_fails" / "scripted__run000.jsonl"
+    gone.unlink()
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes((runs / "elec_gen2_fault_climb" / "scripted__run000.jsonl").read_bytes())
+    capsys.readouterr()
+    assert main(["score", str(runs), str(copy), "--json"]) == exitcodes.OK
+    score_err = capsys.readouterr().err
+    out = tmp_path / "r.html"
+    assert main(["report", str(runs), str(copy), "-o", str(out)]) == exitcodes.OK
+    assert capsys.readouterr().err == score_err  # the same warnings: the deleted file, the copy
+    assert score_err.count("warning: ") == 2
+    html = out.read_text(encoding="utf-8")
+    # model, scenarios, n, not flown, compliant success, outcome, completion, pass^k, ...
+    assert _overall_row(html, "scripted")[:8] == ["scripted", "2", "1", "1", "50% [9%–91%]", "50% [9%–91%]",
+                                                  "1.00", "0.50 (k=1)"]
+    assert len(read_embedded(html)["episodes"]) == 1

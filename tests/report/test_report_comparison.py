@@ -58,3 +58,14 @@ def test_three_models_give_three_pairs_in_name_order(tmp_path):
     cards = [card(tmp_path, m, "s1", 0, True) for m in ("scripted", "noop", "random")]
     assert [(c["a"], c["b"]) for c in compare_models(cards)] == [("noop", "random"), ("noop", "scripted"),
                                                                  ("random", "scripted")]
+
+
+def test_episodes_of_two_versions_of_a_scenario_are_not_paired(tmp_path):
+    # b flew an edited copy of s1 (another scenario_sha256): a McNemar test over those "pairs" would compare
+    # two different tasks. They are left out as unpaired; the same version still pairs.
+    cards = [card(tmp_path, "a", "s1", 0, True), card(tmp_path, "b", "s1", 0, False),
+             card(tmp_path, "a", "s2", 0, True), card(tmp_path, "b", "s2", 0, False)]
+    cards[1].scenario_sha256 = "1" * 64
+    [cmp] = compare_models(cards)
+    assert (cmp["scenarios"], cmp["pairs"], cmp["unpaired"]) == (1, 1, 2)
+    assert [r["scenario_id"] for r in cmp["by_scenario"]] == ["s2"]

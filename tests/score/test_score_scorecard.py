@@ -97,6 +97,27 @@ def test_tokens_and_cost_are_summed_over_assistant_turns(tmp_path):
     assert (c.input_tokens, c.output_tokens, c.cost_usd) == (600, 60, 0.75)
 
 
+def test_a_usage_that_is_no_amount_counts_nothing_so_score_json_stays_json(tmp_path, capsys):
+    # A plug-in writes its own `usage` events (view.journal): NaN, infinite or negative values are no spend --
+    # NaN made `score --json` print a bare NaN, which is not JSON, and a negative cost lowered the total.
+    import json
+
+    from a320bench.bridge.cli import main
+
+    t = gen1().assistant(100, 10, 0.25)._add("usage", input_tokens=-50, output_tokens=5, cost_usd=float("nan"))
+    t = t._add("usage", cost_usd=-1.0)._add("usage", cost_usd=float("inf")).final()
+    c = card(t, tmp_path)
+    assert (c.input_tokens, c.output_tokens, c.cost_usd) == (100, 15, 0.25)
+    capsys.readouterr()
+    main(["score", str(tmp_path), "--json"])
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    (sc,) = json.loads(capsys.readouterr().out, parse_constant=refuse)["scorecards"]
+    assert sc["cost_usd"] == 0.25
+
+
 def test_cost_is_null_when_no_turn_reported_one(tmp_path):
     assert card(gen1().assistant(1, 2, None).final(), tmp_path).cost_usd is None
 
