@@ -21,8 +21,9 @@ is the mean over its scenarios of their rates (so the overall rate is the mean
 pass^1, whatever the runs per scenario), with an interval that treats scenarios,
 not runs, as the trials (stats.clustered); pass@k and pass^k are the means of the
 per-scenario values for k = 1..(the smallest n among them), as in HumanEval and
-tau-bench. A scenario without a result counts 0 in the headline rates; the other
-means (completion, harm, tool calls) are over the scenarios with a result.
+tau-bench. A scenario without a result counts 0 in the headline rates, unless no model
+was asked it (its gate failed every time: invalid, not failed, so it leaves the system and
+overall rows); the other means (completion, harm, tool calls) are over the scenarios with a result.
 
 With runs of the `ecam` baseline among the inputs, each scenario row says whether
 the scenario needs judgement: the baseline that executes the displayed ECAM lines
@@ -36,7 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .scorecard import ScoreCard
+from .scorecard import NEVER_ASKED, ScoreCard
 from .stats import clustered, pass_at_k, pass_hat_k, wilson
 
 ECAM_BASELINE = "ecam"  # the model label of the literal-ECAM baseline provider
@@ -152,10 +153,11 @@ def _task_row(t: _Task) -> dict[str, Any]:
     return row
 
 
-def _group_row(tasks: list[_Task]) -> dict[str, Any]:
+def _group_row(tasks: list[_Task], never_asked: list[_Task] = ()) -> dict[str, Any]:
     """Headline rates over every scenario of the row (one without a result counts 0), the other means
-    over the scenarios with included episodes; intervals over scenarios."""
-    row = _totals(tasks)
+    over the scenarios with included episodes; intervals over scenarios. `never_asked`: the row's scenarios
+    whose gate failed for every model, in its episode counts only."""
+    row = _totals([*tasks, *never_asked])
     scored = [t for t in tasks if t.n > 0]
     row["scenarios"] = len(tasks)
     row["coverage"] = {"scenarios": len(scored), "of": len(tasks)}
@@ -200,27 +202,38 @@ def aggregate(cards: Iterable[ScoreCard], include_errors: bool = False,
     for key, (system, count) in (not_flown or {}).items():
         tasks.setdefault(key, _Task(system)).not_flown += count
     by_row = _union_of_scenarios(tasks)
+    never_asked = _never_asked(tasks)
 
     judgement = _needs_judgement(tasks)
     by_scenario = []
-    of_system: dict[tuple[str, str], list[_Task]] = {}
-    of_model: dict[str, list[_Task]] = {}
+    # (the tasks a row rates, those it only counts: scenarios no model was asked)
+    of_system: dict[tuple[str, str], tuple[list[_Task], list[_Task]]] = {}
+    of_model: dict[str, tuple[list[_Task], list[_Task]]] = {}
     for (scenario_id, model), t in sorted(by_row.items()):
-        of_system.setdefault((t.system, model), []).append(t)
-        of_model.setdefault(model, []).append(t)
+        apart = int(scenario_id in never_asked)
+        of_system.setdefault((t.system, model), ([], []))[apart].append(t)
+        of_model.setdefault(model, ([], []))[apart].append(t)
         if (scenario_id, model) not in tasks:
             continue  # a scenario of another model only: counted in this model's groups, no row of its own
         row = {"scenario_id": scenario_id, "system": t.system, "model": model, **_task_row(t)}
         if judgement is not None:
             row["needs_judgement"] = judgement.get(scenario_id)
         by_scenario.append(row)
-    by_system = [{"system": system, "model": model, **_group_row(ts)} for (system, model), ts in sorted(of_system.items())]
-    overall = [{"model": model, **_group_row(ts)} for model, ts in sorted(of_model.items())]
+    by_system = [{"system": system, "model": model, **_group_row(*ts)} for (system, model), ts in sorted(of_system.items())]
+    overall = [{"model": model, **_group_row(*ts)} for model, ts in sorted(of_model.items())]
     out: dict[str, list[dict[str, Any]]] = {"by_scenario": by_scenario, "by_system": by_system, "overall": overall}
     curve = learning_curve(learning)
     if curve:
         out["learning_curve"] = curve
     return out
+
+
+def _never_asked(tasks: dict[tuple[str, str], _Task]) -> set[str]:
+    """The scenarios no model was asked: every episode of every model failed the gate (invalid, not failed:
+    the gate is the harness's, before the agent acts, and fails again on a rerun). They leave the system and
+    overall rows rather than count 0 there; their scenario rows still show them (n 0, not valid)."""
+    asked = {sid for (sid, _), t in tasks.items() if t.n or t.not_flown or set(t.statuses) - {NEVER_ASKED}}
+    return {sid for sid, _ in tasks} - asked
 
 
 def _union_of_scenarios(tasks: dict[tuple[str, str], _Task]) -> dict[tuple[str, str], _Task]:

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .scorecard import NEVER_ASKED
+
 RECORD_GLOB = "run-*.json"
 
 
@@ -68,7 +70,8 @@ class PlanCheck:
         systems: dict[tuple[str, str], str] = {}
         for p in self.planned.values():
             card = by_path.get(p.path)
-            if card is not None and (card.valid or include_errors):
+            # A failed gate is no missing result: the agent was never asked, and a resume would fail it again.
+            if card is not None and (card.valid or include_errors or card.status == NEVER_ASKED):
                 continue
             key = (p.scenario_id, card.model if card is not None else models.get(p.record, p.fallback_model))
             out[key] += 1

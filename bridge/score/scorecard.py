@@ -41,6 +41,7 @@ from .diagnosis import beyond_ecam, diagnosis_matches
 from .groundtruth import GroundTruth
 
 VALID = "valid"
+NEVER_ASKED = EndReason.INVALID_SCENARIO.value  # the gate failed: the agent was never asked
 INCOMPLETE = "incomplete"
 # The scored profiles, each its own track: results of different tracks are never pooled (their
 # model labels differ: `scripted [crew]`). Episodes flown with another profile (e.g. dev, where
@@ -306,7 +307,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         elif profile not in TRACKS:
             status = OTHER_PROFILE
         elif not gate_passed:
-            status = "invalid_scenario"
+            status = NEVER_ASKED
         else:
             status = VALID
         success = final.get("success")

@@ -95,7 +95,9 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     if excluded:
         parts = ", ".join(f"{s} {k}" for s, k in excluded.items())
         line += (f" Excluded from means: {parts} (--include-errors counts them as failures); a scenario left "
-                 "without a result counts as failed in its system and overall rows.")
+                 "without a result counts as failed in its system and overall rows"
+                 + (", one whose gate failed for every model is left out of them." if "invalid_scenario" in excluded
+                    else "."))
     elif include_errors and any(not c.valid for c in cards):
         line += " Episodes that are not valid are counted as failures (--include-errors)."
     console.print(line, soft_wrap=True)

@@ -261,8 +261,9 @@ def test_an_episode_an_inspect_time_limit_cut_short_is_a_sample_error_saying_so(
 
 def test_an_exported_log_says_what_score_says_of_the_same_folders(tmp_path, capsys):
     # ecam passes gen1 (1 run), fails eng1's relight (3 runs), and its gate-failed episode is no result.
-    # score: the mean over the 3 planned scenarios, the invalid one failed against the plan (1/3), not
-    # the share of valid episodes (1/4); the invalid episode is no score but a sample error, as in the task.
+    # score: the mean over the 2 scenarios it was asked (1/2; the one whose gate failed is invalid, not
+    # failed), not the share of valid episodes (1/4); the invalid episode is no score but a sample error,
+    # as in the task.
     invalid = ROOT / "tests/scenarios/invalid_gate/gate_never_shows.yaml"
     for folder, scenario, runs in (("a", ROOT / GEN1, 1), ("b", ROOT / "scenarios/eng/eng1_fail_relight_cruise.yaml", 3),
                                    ("c", invalid, 1)):
@@ -276,13 +277,13 @@ def test_an_exported_log_says_what_score_says_of_the_same_folders(tmp_path, caps
     out, score_err = capsys.readouterr()
     (overall,) = json.loads(out)["aggregates"]["overall"]
     assert (overall["compliant_success"]["rate"], overall["outcome_success"]["rate"], overall["completion_mean"]) == (
-        1 / 3, 1 / 3, 0.875)
+        1 / 2, 1 / 2, 0.875)
     assert main(["export", "--inspect", *folders, str(copy), "-o", str(tmp_path / "logs")]) == exitcodes.OK
     written, err = capsys.readouterr()
     assert err.splitlines()[:-1] == score_err.splitlines()  # the same warning: the copy counted once
     log = read_eval_log(written.splitlines()[0])
     (scores,) = log.results.scores
-    assert {k: m.value for k, m in scores.metrics.items()} == {"compliant_success": 1 / 3, "outcome": 1 / 3,
+    assert {k: m.value for k, m in scores.metrics.items()} == {"compliant_success": 1 / 2, "outcome": 1 / 2,
                                                                "completion": 0.875}
     assert (log.results.total_samples, scores.scored_samples, scores.unscored_samples) == (5, 4, 1)
     (gate,) = [s for s in log.samples if s.id == "test_gate_never_shows"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,8 @@ from a320bench.bridge.score.coverage import file_sha256
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.bridge.score.stats import wilson
 from score_builder import compliant, gen1, score_cli
+
+ROOT = Path(__file__).resolve().parents[2]
 
 A, B = "scenarios/elec/gen1_fault_reset_fails.yaml", "scenarios/air/pack1_ovht_then_pack2_fault_cruise.yaml"
 A_ID, B_ID = "elec_gen1_fault_reset_fails", "air_pack1_ovht_then_pack2_fault_cruise"
@@ -259,3 +262,30 @@ def test_a_killed_run_never_rerun_is_named_as_such(flown, tmp_path, capsys):
     code, _, err = score_cli(capsys, out)
     assert (code, err) == (0, f"warning: {record.resolve()}: a run that did not finish (killed?) lists no planned "
                               "episodes: its plan is not checked; rerun its command to complete it\n")
+
+
+def test_a_scenario_whose_gate_failed_is_invalid_not_failed_in_the_overall_row(tmp_path, capsys):
+    # Red team round 8: one scenario of two failed its gate (the agent was never asked, and a rerun fails
+    # it again), and the oracle's overall rate was 50 %: its episode counted as not flown, the scenario 0.
+    broken = tmp_path / "gate_fails.yaml"
+    text = (ROOT / A).read_text().replace(f"id: {A_ID}", "id: elec_gate_fails_copy")
+    broken.write_text(text.replace("must_appear: [ELEC GEN 1 FAULT]", "must_appear: [HYD B SYS LO PR]"))
+    out = tmp_path / "out"
+    assert main(["run", "--scenario", str(ROOT / A), "--scenario", str(broken), "--out", str(out),
+                 "--no-progress"]) == 3  # a gate failed: said by the exit code
+    capsys.readouterr()
+    code, stdout, err = score_cli(capsys, out, "--json")
+    assert (code, err) == (0, "")
+    doc = json.loads(stdout)
+    (overall,) = doc["aggregates"]["overall"]
+    assert (overall["scenarios"], overall["n"], overall["not_flown"], overall["coverage"], overall["statuses"]) == (
+        1, 1, 0, {"scenarios": 1, "of": 1}, {"invalid_scenario": 1, "valid": 1})
+    assert overall["compliant_success"]["rate"] == 1.0
+    row = next(r for r in doc["aggregates"]["by_scenario"] if r["scenario_id"] == "elec_gate_fails_copy")
+    assert (row["n"], row["not_flown"], row["statuses"], row["compliant_success"]["rate"]) == (
+        0, 0, {"invalid_scenario": 1}, None)
+    code, stdout, _ = score_cli(capsys, out, "--json", "--include-errors")  # counted as failures when asked
+    (overall,) = json.loads(stdout)["aggregates"]["overall"]
+    assert (overall["scenarios"], overall["n"], overall["compliant_success"]["rate"]) == (2, 2, 0.5)
+    code, stdout, _ = score_cli(capsys, out)
+    assert "one whose gate failed for every model is left out of them." in " ".join(stdout.split())
