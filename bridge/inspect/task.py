@@ -36,7 +36,7 @@ from inspect_ai.util import LimitExceededError
 
 from a320bench.server.end_reason import EndReason
 
-from ..errors import AgentFailed
+from ..errors import AgentFailed, ProviderFailed
 from ..providers.base import OnHarnessLoop
 from .export import HEADLINE
 
@@ -139,6 +139,9 @@ class InspectAgent(OnHarnessLoop):
             except LimitExceededError as e:
                 # Inspect's token or message limit is the agent's budget: its result, as a budget end is
                 raise AgentFailed(f"Inspect {e.type} limit: {e.message}") from None
+            except Exception as e:  # the model's API, after Inspect's own retries: as a litellm provider's fault
+                text = " ".join(str(e).split())[:300]
+                raise ProviderFailed(f"Inspect model {type(e).__name__}: {text}") from None
             msg = output.message
             calls = list(msg.tool_calls or [])
             usage = output.usage

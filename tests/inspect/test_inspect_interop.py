@@ -233,6 +233,38 @@ def test_an_inspect_token_limit_ends_the_episode_as_the_agents_result_scored_as_
     assert sample.scores["a320_scorer"].value == {k: card[k] for k in HEADLINE}
 
 
+@pytest.mark.parametrize(("fails_after", "status", "scored"), [
+    (1, "provider_error", False),  # after a read: nothing changed, excluded (a rerun flies it again)
+    (2, "valid", True),  # after GEN 1 OFF: the agent's episode as it stands, scored
+])
+def test_a_failing_inspect_model_ends_the_episode_provider_error_as_a_litellm_provider_does(
+        tmp_path, monkeypatch, fails_after, status, scored):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    turns = _mock_episode(GEN1_BY_THE_BOOK)
+
+    def failing():
+        yield from turns[:fails_after]
+        raise ConnectionError("the provider answered 503")
+
+    out = tmp_path / "trajectories"
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], out=str(out)), model=get_model(
+        "mockllm/model", custom_outputs=failing()), log_dir=str(tmp_path / "logs"), display="none",
+        fail_on_error=False)
+    (sample,) = log.samples
+    traj = out / "elec_gen1_fault_reset_fails" / "inspect-mockllm_model__run000.jsonl"
+    final = events(traj)[-1]
+    assert (final["reason"], final["error"]) == (
+        "provider_error", "provider_error: Inspect model ConnectionError: the provider answered 503")
+    assert card_of(traj)["status"] == status
+    assert (sample.error is None) == scored
+
+
 def test_an_episode_an_inspect_time_limit_cut_short_is_a_sample_error_saying_so(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
