@@ -85,6 +85,9 @@ def fly_episode(scenarios: dict[str, Any], profile_name: str = "benchmark", out:
         # Named as `run` names its files: models sharing `out` (`--model a,b`) never overwrite each other's.
         name = f"{source_label(agent.name, agent.model)}__run{run_index:03d}"
         path = Path(out) / sc.id / f"{name}.jsonl" if out else None
+        if path is not None and path.exists():  # an earlier eval's episode: never overwritten
+            raise EpisodeNotScored(f"{path} exists (an earlier eval of {agent.model} into out={out}); nothing flown, "
+                                   "nothing overwritten: give another out= or move that folder away")
         events: list[dict[str, Any]] = []
         try:
             res = await run_episode(sc, agent, profile=profile, path=path, run_index=run_index,

@@ -323,6 +323,31 @@ def test_an_exported_log_says_what_score_says_of_the_same_folders(tmp_path, caps
     assert gate.error.message == "test_gate_never_shows: status invalid_scenario; score leaves it out of every mean"
 
 
+def test_an_eval_run_again_into_the_same_folder_overwrites_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from a320bench.inspect import a320
+
+    out = tmp_path / "trajectories"
+    traj = out / "elec_gen1_fault_reset_fails" / "inspect-mockllm_model__run000.jsonl"
+    logs = []
+    for turns in (GEN1_BY_THE_BOOK, [GEN1_BY_THE_BOOK[-1]]):  # the second eval would have given up
+        (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], out=str(out)), model=get_model(
+            "mockllm/model", custom_outputs=_mock_episode(turns)), log_dir=str(tmp_path / "logs"), display="none",
+            fail_on_error=False)
+        logs.append(log)
+        if len(logs) == 1:
+            first = traj.read_bytes()
+    assert traj.read_bytes() == first and card_of(traj)["compliant_success"] is True
+    (sample,) = logs[1].samples
+    assert sample.error.message == (f"EpisodeNotScored('{traj} exists (an earlier eval of mockllm/model into "
+                                    f"out={out}); nothing flown, nothing overwritten: give another out= or move "
+                                    "that folder away')")
+
+
 def test_two_models_writing_trajectories_into_one_folder_keep_each_others_files(tmp_path, monkeypatch, capsys):
     # `-T out=DIR` for several models (one eval after the other, or `--model a,b`): each episode's file is its
     # model's, named as `run` names them, so score sees every model and none overwrote another's.
