@@ -14,6 +14,8 @@
                 (they mostly wait); a client chain also needs the custom resource `client`,
                 which nodes with the client installed declare (`ray start --resources
                 '{"client": N}'`); at most --workers chains are in flight
+    clients     need a cluster with token authentication, or the run refuses before anything
+                flies (ray_auth.py): a client's sandbox shares the cluster's network
     a worker    that dies mid-chain is an infrastructure fault: Ray runs the task again
                 (MAX_ATTEMPTS in all), from its first episode, in a fresh folder; nothing it
                 half-wrote reaches the run folder, so no episode is lost or written twice.
@@ -41,6 +43,7 @@ from typing import Any
 from a320bench.server.end_reason import EndReason
 
 from ..errors import MissingExtra, UsageError
+from . import ray_auth
 from .base import RunState
 from .chain import Chain, RunJob, run_chain
 
@@ -76,11 +79,12 @@ def fly_chain(job: RunJob, chain: Chain, store: bytes | None = None) -> dict[str
     import anyio
 
     # Every chain of this node in one folder that a client's sandbox hides whole: a client whose command
-    # names a folder above it sees neither its own episode in progress nor another chain's.
+    # names a folder above it sees neither its own episode in progress nor another chain's. Nor the
+    # cluster's token: with it, a client could have the cluster run its code outside the sandbox.
     chains = Path(tempfile.gettempdir()) / "a320bench-chains"
     chains.mkdir(mode=0o700, exist_ok=True)
     if hasattr(job.agent, "hide_also"):
-        job.agent.hide_also(chains)
+        job.agent.hide_also(chains, *ray_auth.token_files())
     with tempfile.TemporaryDirectory(prefix="chain-", dir=chains) as private:
         here = {p.index: Path(private) / str(p.index) / p.path.name for p in chain.episodes}
         rebased = replace(chain, episodes=tuple(replace(p, path=here[p.index]) for p in chain.episodes))
@@ -115,7 +119,10 @@ def _store_on_disk(chain: Chain) -> bytes | None:
 class RayExecutor:
     name = "ray"
 
-    def __init__(self, workers: int, *, address: str | None = None, max_per_model: int | None = None):
+    def __init__(self, workers: int, *, address: str | None = None, max_per_model: int | None = None,
+                 clients: bool = False):
+        if clients:  # before a cluster is started or joined
+            ray_auth.refuse_mode_set(os.environ)
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.ray = import_ray(local=self.address is None)
         self.workers = workers
@@ -155,6 +162,8 @@ class RayExecutor:
                 raise UsageError("--executor ray: no node of the cluster offers the `client` resource; start the "
                                  "nodes that have the client installed with ray start --resources "
                                  "'{\"client\": N}'")
+            if job.is_client:
+                await anyio.to_thread.run_sync(ray_auth.check_cluster, self.ray)
             await _Batch(self, job, state).run(chains)
         finally:
             if started:
