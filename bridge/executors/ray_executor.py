@@ -147,7 +147,11 @@ class RayExecutor:
         # the driver's handler ends the episodes in flight `interrupted`).
         logging.getLogger("ray").setLevel(logging.ERROR)
         if self.address:
-            ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+            try:
+                ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+            except (ConnectionError, ray.exceptions.AuthenticationError) as e:
+                raise UsageError(f"--executor ray: cannot join the cluster at {self.address}: "
+                                 f"{_joining_failure(e, ray)}") from None
         else:
             ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
                      resources={"client": float(self.workers)})
@@ -290,6 +294,20 @@ class _Batch:
                 self.state.record(p, EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED,
                                                    False, False, {}))
         self.inflight.clear()
+
+
+def _joining_failure(e: BaseException, ray: Any) -> str:
+    """Why ray.init could not join, in a line. A refused token is behind its ConnectionError, as an
+    AuthenticationError or, from the GCS client, only as the text of one."""
+    chain: list[BaseException] = []
+    cause: BaseException | None = e
+    while cause is not None and cause not in chain:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    if any(isinstance(c, ray.exceptions.AuthenticationError) or "AuthenticationError" in str(c) for c in chain):
+        return ("it requires a token this driver does not send (token authentication: set RAY_AUTH_MODE=token, "
+                "and the cluster's token in ~/.ray/auth_token, $RAY_AUTH_TOKEN_PATH or $RAY_AUTH_TOKEN)")
+    return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
 
 
 def _write_files(trajectory: Path, files: dict[str, bytes]) -> str | None:
