@@ -174,6 +174,11 @@ def main(argv: list[str] | None = None) -> int:
             if interrupt is not None and rest is None:  # a Ctrl-C or SIGTERM that landed inside a task group
                 console.note("interrupted")
                 return exitcodes.INTERRUPTED
+            ours, rest = group.split(BridgeError)
+            if ours is not None and rest is None:  # raised inside a task group (an executor's check of its cluster)
+                first = _leaves(ours)[0]
+                console.error(str(first))
+                return first.exit_code
             return _internal_error(group)
         except BrokenPipeError:  # `a320-bench score ... | head`: the reader left; nothing to say
             try:
@@ -183,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
             return exitcodes.OK
         except Exception as e:
             return _internal_error(e)
+
+
+def _leaves(group: BaseExceptionGroup) -> list:
+    return [leaf for e in group.exceptions for leaf in (_leaves(e) if isinstance(e, BaseExceptionGroup) else [e])]
 
 
 def _internal_error(e: BaseException) -> int:

@@ -30,7 +30,8 @@ read-only tmpfs, and a hidden file is left out: the folder that holds it is
 rebuilt from its other entries (a file's name can be its scenario's id). A
 hidden file the command names itself is an empty read-only file. The
 environment is the caller's minus every variable that points into a hidden
-path; HOME, PATH and TMPDIR are the sandbox's own.
+path and every RAY_* (a Ray cluster runs what it is sent outside the sandbox);
+HOME, PATH and TMPDIR are the sandbox's own.
 
 A sandbox that cannot be set up (no bwrap, namespaces refused) is a SandboxError
 with one line saying why: an infrastructure error before the episode.
@@ -64,6 +65,9 @@ CA_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "REQUEST
 OWN_VARIABLES = ("HOME", "PWD", "OLDPWD", "TMPDIR", "TMP", "TEMP", "PATH", "VIRTUAL_ENV", "PYTHONPATH",
                  "PYTHONHOME", "PYTHONSTARTUP", "CLAUDE_CONFIG_DIR")
 OWN_PREFIXES = ("XDG_", "A320_BENCH_")
+# A Ray cluster's (its address, authentication mode, token): a cluster runs the tasks it is sent
+# outside the sandbox, so nothing of it is the client's.
+CLUSTER_PREFIXES = ("RAY_",)
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
 
 
@@ -110,8 +114,8 @@ class Sandbox:
             "namespaces": ["pid", "ipc", "uts", *(["user"] if self.user_namespace else [])],
             "network": "shared (the model API; the episode's server on loopback behind a bearer token)",
             "dies_with_run": True,
-            "environment": "the caller's, minus HOME/PATH/TMPDIR/XDG_*/A320_BENCH_* and variables naming hidden "
-                           "folders",
+            "environment": "the caller's, minus HOME/PATH/TMPDIR/XDG_*/A320_BENCH_*, every RAY_* (a Ray cluster's "
+                           "address and token) and variables naming hidden folders",
             "dropped_variables": list(self.dropped_variables),
         }
 
@@ -169,7 +173,7 @@ def environment(base: Mapping[str, str], hidden: Iterable[Path], forced: Mapping
     env: dict[str, str] = {}
     dropped = []
     for key, value in base.items():
-        if key in OWN_VARIABLES or key.startswith(OWN_PREFIXES) or any(m in value for m in marks):
+        if key in OWN_VARIABLES or key.startswith(OWN_PREFIXES + CLUSTER_PREFIXES) or any(m in value for m in marks):
             dropped.append(key)
             continue
         env[key] = value

@@ -49,7 +49,8 @@ def make_executor(args: Any) -> Executor:
     if args.executor == "ray":
         from .ray_executor import RayExecutor
 
-        return RayExecutor(args.workers, address=args.ray_address, max_per_model=args.max_concurrency_per_model)
+        return RayExecutor(args.workers, address=args.ray_address, max_per_model=args.max_concurrency_per_model,
+                           clients=bool(args.client))
     from .local import LocalExecutor
 
     return LocalExecutor(args.workers, max_per_model=args.max_concurrency_per_model)

@@ -14,6 +14,8 @@
                 (they mostly wait); a client chain also needs the custom resource `client`,
                 which nodes with the client installed declare (`ray start --resources
                 '{"client": N}'`); at most --workers chains are in flight
+    clients     need a cluster with token authentication, or the run refuses before anything
+                flies (ray_auth.py): a client's sandbox shares the cluster's network
     a worker    that dies mid-chain is an infrastructure fault: Ray runs the task again
                 (MAX_ATTEMPTS in all), from its first episode, in a fresh folder; nothing it
                 half-wrote reaches the run folder, so no episode is lost or written twice.
@@ -42,6 +44,7 @@ from typing import Any
 from a320bench.server.end_reason import EndReason
 
 from ..errors import BridgeError, MissingExtra, UsageError
+from . import ray_auth
 from .base import RunState
 from .chain import Chain, RunJob, run_chain
 
@@ -101,9 +104,11 @@ def fly_chain(job: RunJob, chain: Chain, store: bytes | None = None) -> dict[str
     and what the disk refused."""
     import anyio
 
+    # Every chain of this node in one folder that a client's sandbox hides whole (chains_folder), and
+    # the cluster's token: with it, a client could have the cluster run its code outside the sandbox.
     chains = chains_folder()
     if hasattr(job.agent, "hide_also"):
-        job.agent.hide_also(chains)
+        job.agent.hide_also(chains, *ray_auth.token_files())
     with tempfile.TemporaryDirectory(prefix="chain-", dir=chains) as private:
         here = {p.index: Path(private) / str(p.index) / p.path.name for p in chain.episodes}
         rebased = replace(chain, episodes=tuple(replace(p, path=here[p.index]) for p in chain.episodes))
@@ -138,7 +143,10 @@ def _store_on_disk(chain: Chain) -> bytes | None:
 class RayExecutor:
     name = "ray"
 
-    def __init__(self, workers: int, *, address: str | None = None, max_per_model: int | None = None):
+    def __init__(self, workers: int, *, address: str | None = None, max_per_model: int | None = None,
+                 clients: bool = False):
+        if clients:  # before a cluster is started or joined
+            ray_auth.refuse_mode_set(os.environ)
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.ray = import_ray(local=self.address is None)
         self.workers = workers
@@ -163,7 +171,11 @@ class RayExecutor:
         # the driver's handler ends the episodes in flight `interrupted`).
         logging.getLogger("ray").setLevel(logging.ERROR)
         if self.address:
-            ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+            try:
+                ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+            except (ConnectionError, ray.exceptions.AuthenticationError) as e:
+                raise UsageError(f"--executor ray: cannot join the cluster at {self.address}: "
+                                 f"{_joining_failure(e, ray)}") from None
         else:
             ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
                      resources={"client": float(self.workers)})
@@ -178,6 +190,8 @@ class RayExecutor:
                 raise UsageError("--executor ray: no node of the cluster offers the `client` resource; start the "
                                  "nodes that have the client installed with ray start --resources "
                                  "'{\"client\": N}'")
+            if job.is_client:
+                await anyio.to_thread.run_sync(ray_auth.check_cluster, self.ray)
             await _Batch(self, job, state).run(chains)
         finally:
             if started:
@@ -307,6 +321,20 @@ class _Batch:
                 self.state.record(p, EpisodeResult(p.scenario.id, p.run_index, p.path, EndReason.INTERRUPTED,
                                                    False, False, {}))
         self.inflight.clear()
+
+
+def _joining_failure(e: BaseException, ray: Any) -> str:
+    """Why ray.init could not join, in a line. A refused token is behind its ConnectionError, as an
+    AuthenticationError or, from the GCS client, only as the text of one."""
+    chain: list[BaseException] = []
+    cause: BaseException | None = e
+    while cause is not None and cause not in chain:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    if any(isinstance(c, ray.exceptions.AuthenticationError) or "AuthenticationError" in str(c) for c in chain):
+        return ("it requires a token this driver does not send (token authentication: set RAY_AUTH_MODE=token, "
+                "and the cluster's token in ~/.ray/auth_token, $RAY_AUTH_TOKEN_PATH or $RAY_AUTH_TOKEN)")
+    return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
 
 
 def _write_files(trajectory: Path, files: dict[str, bytes]) -> str | None:

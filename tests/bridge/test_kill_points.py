@@ -113,6 +113,22 @@ def test_an_interrupt_inside_a_task_group_is_one_line_and_a_bugs_group_one_inter
     assert capsys.readouterr().err.startswith("error: internal error: BaseExceptionGroup: unhandled errors")
 
 
+def test_a_usage_error_inside_a_task_group_is_its_one_line_and_with_a_bug_beside_it_an_internal_error(
+        monkeypatch, capsys):
+    from a320bench.bridge import cli, exitcodes
+    from a320bench.bridge.errors import UsageError
+
+    monkeypatch.delenv("A320_BENCH_DEBUG", raising=False)
+    monkeypatch.setattr(cli, "_dispatch", lambda argv: (_ for _ in ()).throw(
+        ExceptionGroup("unhandled errors in a TaskGroup", [ExceptionGroup("inner", [UsageError("no cluster")])])))
+    assert cli.main(["run"]) == exitcodes.USAGE
+    assert capsys.readouterr().err == "error: no cluster\n"
+    monkeypatch.setattr(cli, "_dispatch", lambda argv: (_ for _ in ()).throw(
+        ExceptionGroup("unhandled errors in a TaskGroup", [UsageError("no cluster"), ValueError("bug")])))
+    assert cli.main(["run"]) == exitcodes.INTERNAL
+    assert capsys.readouterr().err.startswith("error: internal error: ExceptionGroup: unhandled errors")
+
+
 @pytest.mark.parametrize("taker", ["this thread", "another thread"])
 def test_an_interrupt_while_a_record_is_written_leaves_the_whole_file_and_no_temporary_one(tmp_path, monkeypatch,
                                                                                           taker):

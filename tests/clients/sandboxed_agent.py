@@ -3,7 +3,7 @@ shows a client neither our virtual environment nor the installed package.
 
     python sandboxed_agent.py play CONFIG SERVER CALLS_JSON [--prompt P] [--system S] [--tag T]
     python sandboxed_agent.py hunt CONFIG SERVER
-    python sandboxed_agent.py look CONFIG SERVER --root FOLDER [--skip NAME]
+    python sandboxed_agent.py look CONFIG SERVER --root FOLDER [--skip NAME] [--env PREFIX] [--reach PORT]
 
 play: connects to the server named in the MCP config (Streamable HTTP, the bearer
 token from its headers), makes the scripted calls [[tool, {args}], ...] and prints
@@ -26,7 +26,9 @@ skips the walk of the whole file system, for a run outside the sandbox.)
 
 look: prints, as one JSON object, every folder under FOLDER with its entries and every
 file there with its text (not below folders named NAME), then opens an MCP session (an agent
-that reached the server).
+that reached the server). With --env, the names of its environment variables that start
+with PREFIX; with --reach, whether /proc/net/tcp or tcp6 lists PORT as listening and whether a
+TCP connection to it on loopback opens (what a client finds of a local service: a Ray GCS).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from __future__ import annotations
 import json
 import os
 import site
+import socket
 import subprocess
 import sys
 import time
@@ -167,15 +170,32 @@ def hunt(config: str, name: str) -> None:
     print(json.dumps({"found": found, "http_status": answers, "pids": pids}), flush=True)
 
 
-def look(config: str, name: str, root: str, skip: str | None = None) -> None:
+def look(config: str, name: str, root: str, skip: str | None = None, env: str | None = None,
+         reach: int | None = None) -> None:
     seen: dict[str, str] = {}
     for folder, dirs, files in os.walk(root):
         seen[f"list {folder}"] = " ".join(sorted(dirs + files))
         dirs[:] = [d for d in dirs if d != skip]
         for f in files:
             seen[f"read {Path(folder, f)}"] = _read(Path(folder, f))
+    if env is not None:
+        seen[f"env {env}*"] = " ".join(sorted(k for k in os.environ if k.startswith(env)))
+    if reach is not None:
+        seen[f"reach {reach}"] = _reach(reach)
     Server(config, name).connect()
     print(json.dumps({"seen": seen}), flush=True)
+
+
+def _reach(port: int) -> str:
+    # /proc/net/tcp and tcp6: a socket per line, its local address as hex IP:PORT, state 0A: LISTEN
+    rows = [line.split() for table in ("tcp", "tcp6") for line in _read(Path("/proc/net", table)).splitlines()[1:]]
+    listening = any(len(r) > 3 and r[1].endswith(f":{port:04X}") and r[3] == "0A" for r in rows)
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=10).close()
+        connected = "connected"
+    except OSError as e:
+        connected = f"not connected: {e}"
+    return f"{'listed' if listening else 'not listed'} as listening; {connected}"
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -217,10 +237,12 @@ if __name__ == "__main__":
     p.add_argument("--tag", default="")
     p.add_argument("--root", default=".")
     p.add_argument("--skip", default=None)
+    p.add_argument("--env", default=None)
+    p.add_argument("--reach", type=int, default=None)
     a = p.parse_args()
     if a.mode == "play":
         play(a.config, a.server, a.calls, a.prompt, a.system)
     elif a.mode == "look":
-        look(a.config, a.server, a.root, a.skip)
+        look(a.config, a.server, a.root, a.skip, a.env, a.reach)
     else:
         hunt(a.config, a.server)

@@ -59,16 +59,19 @@ def test_a_hidden_file_inside_a_bound_folder_is_not_there_and_one_bound_itself_i
                                      "secret.yaml", "gone", "0", "Read-only file system", "Read-only file system"]
 
 
-def test_the_environment_leaves_out_what_names_hidden_folders_and_the_callers_own_places(tmp_path):
+def test_the_environment_leaves_out_what_names_hidden_folders_the_callers_own_places_and_any_ray_cluster(
+        tmp_path):
     hidden = [tmp_path / "runs", tmp_path / "checkout"]
     base = {"HOME": "/root", "PATH": "/venv/bin:/usr/bin", "PWD": str(tmp_path / "checkout"), "LANG": "C.UTF-8",
             "RESULTS": f"{tmp_path}/runs/x", "ANTHROPIC_API_KEY": "k", "A320_BENCH_CLAUDE": "/c",
             "XDG_CACHE_HOME": "/c",
-            "VIRTUAL_ENV": "/venv", "ENABLE_TOOL_SEARCH": "true"}
+            "VIRTUAL_ENV": "/venv", "ENABLE_TOOL_SEARCH": "true",
+            "RAY_ADDRESS": "10.0.0.1:6379", "RAY_AUTH_MODE": "disabled", "RAY_AUTH_TOKEN": "t"}
     env, dropped = environment(base, hidden, {"ENABLE_TOOL_SEARCH": "false"})
     assert env == {"LANG": "C.UTF-8", "ANTHROPIC_API_KEY": "k", "ENABLE_TOOL_SEARCH": "false",
                    "HOME": HOME, "PATH": PATH, "TMPDIR": "/tmp", "PWD": WORK}
-    assert dropped == ("A320_BENCH_CLAUDE", "HOME", "PATH", "PWD", "RESULTS", "VIRTUAL_ENV", "XDG_CACHE_HOME")
+    assert dropped == ("A320_BENCH_CLAUDE", "HOME", "PATH", "PWD", "RAY_ADDRESS", "RAY_AUTH_MODE", "RAY_AUTH_TOKEN",
+                       "RESULTS", "VIRTUAL_ENV", "XDG_CACHE_HOME")
 
 
 def test_a_program_brings_its_node_modules_or_its_install_prefix_or_itself(tmp_path):

@@ -139,21 +139,36 @@ def test_a_client_flown_by_ray_workers_sees_none_of_the_runs_inputs_either(tmp_p
 
 
 @pytest.mark.usefixtures("sandboxed")
-def test_a_client_on_ray_sees_nothing_of_the_folders_its_workers_fly_chains_in(ray_cluster, tmp_path):
+def test_a_client_on_ray_sees_nothing_of_the_folders_its_workers_fly_chains_in_nor_the_clusters_token(ray_cluster,
+                                                                                                      tmp_path):
     """A task flies its chain in a temporary folder of its worker ($TMPDIR, here the cluster's), its episode in
-    progress there: a client whose command names a folder above it finds the chains' folder empty."""
+    progress there: a client whose command names a folder above it finds the chains' folder empty. The client
+    shares the network, so the cluster's GCS is there for it to connect to; what it lacks is the token (the
+    file, here in that same folder, and every RAY_* variable), without which the cluster runs none of its code."""
     out = tmp_path / "runs"
-    look = python_cmd(str(AGENT), "look", "{config}", "{server}", "--root", str(ray_cluster.temp), "--skip", "r")
+    gcs_port = int(ray_cluster.address.rsplit(":", 1)[1])
+    look = python_cmd(str(AGENT), "look", "{config}", "{server}", "--root", str(ray_cluster.temp), "--skip", "r",
+                      "--env", "RAY_", "--reach", str(gcs_port))
     assert main(["run", "--scenario", str(SCENARIO), "--out", str(out), "--no-progress", "--executor", "ray",
                  "--workers", "1", "--client", "cmd", "--client-cmd", look]) == exitcodes.OK  # r: Ray's own files
     folder = out / "elec_gen1_fault_reset_fails"
-    seen = json.loads((folder / "cmd__run000.cmd.log").read_text().splitlines()[-1])["seen"]
+    log = (folder / "cmd__run000.cmd.log").read_text()
+    seen = json.loads(log.splitlines()[-1])["seen"]
     chains = ray_cluster.temp / "a320bench-chains"
     assert seen[f"list {chains}"] == ""
     assert [k for k in seen if "chain" in k.removeprefix(f"list {chains}")] == []
+    assert seen[f"reach {gcs_port}"] == "listed as listening; connected"
+    assert seen["env RAY_*"] == ""
+    assert ray_cluster.token.name not in seen[f"list {ray_cluster.temp}"].split()
+    assert [k for k in seen if k.startswith("read ")] == []  # the token was the only file to read
+    assert ray_cluster.token.read_text() not in log
     (report,) = [e for e in map(json.loads, (folder / "cmd__run000.jsonl").read_text().splitlines())
                  if e["type"] == "client_report"]
     assert {str(chains), str(out)} <= set(report["sandbox"]["hidden"])
+    # The token file, left out of the folder it is in; its path is the value of RAY_AUTH_TOKEN_PATH, which the
+    # record scrubs as it scrubs every variable named like a secret.
+    assert report["sandbox"]["left_out"] == ["[REDACTED]"]
+    assert {"RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH", "RAY_JOB_ID"} <= set(report["sandbox"]["dropped_variables"])
 
 
 def test_a_chains_folder_another_user_made_first_flies_nothing_there_and_says_why(ray_cluster, tmp_path, capsys):
