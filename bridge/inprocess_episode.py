@@ -145,9 +145,12 @@ async def run_episode(
         return EpisodeResult(sc.id, run_index, path, reason, bool(final.get("success", {}).get("passed")),
                              ep.gate.passed, final, replay_same, error, warning)
     except anyio.get_cancelled_exc_class():
-        # Interrupted (the run was cancelled): never the agent's result; resume reruns it.
+        # Interrupted (the run was cancelled): never the agent's result; resume reruns it. Unless the
+        # cancel was the agent's own time limit (Inspect's, around its solver): its result, as a timeout.
         if ep is not None and ep.ended is None:
-            ep.finish(EndReason.INTERRUPTED, error="the run was interrupted")
+            own = provider.cancelled_end() if isinstance(provider, OnHarnessLoop) else None
+            reason, error = own or (EndReason.INTERRUPTED, "the run was interrupted")
+            ep.finish(reason, error=error)
         raise
     finally:
         recorder.close()

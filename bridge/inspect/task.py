@@ -16,8 +16,9 @@ The scorer is ours: the episode's trajectory (kept in the sample's store, and wr
 bridge/score/scorecard.py; the Score's value holds compliant_success, outcome,
 completion and the unsafe counts. A scenario whose gate fails never reaches the model; such an episode, like one a fault of ours or of the
 infrastructure cut short, is a sample error for Inspect, never a score -- as is every episode `score` leaves out of
-its means (a profile that is not scored, such as dev; an Inspect time limit cancelling the solver: `interrupted`).
-Inspect's token and message limits are the agent's budget: the episode ends `agent_error`, the agent's result, scored.
+its means (a profile that is not scored, such as dev; an eval stopped mid-sample: `interrupted`).
+Inspect's token and message limits are the agent's budget: the episode ends `agent_error`, the agent's result, scored;
+its time and working limits are the agent's wall-clock time: `client_timeout`, as for an external client, scored.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageTool, ChatMessageUser
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolInfo, ToolParams
-from inspect_ai.util import LimitExceededError
+from inspect_ai.util import LimitExceededError, sample_limits
 
 from a320bench.server.end_reason import EndReason
 
@@ -92,7 +93,7 @@ def fly_episode(scenarios: dict[str, Any], profile_name: str = "benchmark", out:
         try:
             res = await run_episode(sc, agent, profile=profile, path=path, run_index=run_index,
                                     episode_id=f"{sc.id}/{name}", recorder_sink=events)
-        finally:  # an Inspect time limit cancels the solver: the scorer still says what the episode was
+        finally:  # an Inspect time limit cancels the solver: the scorer still scores the episode
             state.store.set(TRAJECTORY, events)
         state.completed = True
         changed = any(changed_aircraft(e) for e in events)
@@ -122,6 +123,19 @@ class InspectAgent(OnHarnessLoop):
 
     def meta(self) -> dict[str, Any]:
         return {"inspect_model": self.model}
+
+    def cancelled_end(self) -> tuple[str, str] | None:
+        """Inspect's time or working limit cancels the solver: the agent ran out of its wall-clock
+        time, as a client past `--client-timeout` does (the agent's result). Any other cancel (Ctrl-C,
+        Inspect stopping the eval) finds no limit exceeded: an interrupt."""
+        try:
+            limits = sample_limits()
+        except RuntimeError:  # no running sample
+            return None
+        for what, limit in (("time", limits.time), ("working time", limits.working)):
+            if limit.limit is not None and limit.usage >= limit.limit:
+                return EndReason.CLIENT_TIMEOUT, f"Inspect {what} limit of {limit.limit:g} s"
+        return None
 
     async def run(self, view: Any) -> str | None:
         model = get_model()

@@ -136,6 +136,12 @@ class OnHarnessLoop:
     the scenario's) anyway. It runs in-memory on run's loop, without the agent thread's isolation.
     A plug-in cannot be one: the registry wraps every plug-in in a PluginAgent."""
 
+    def cancelled_end(self) -> tuple[str, str] | None:
+        """When the harness's loop is cancelled around this agent: (end reason, error line) if the
+        cancel was the agent's own wall-clock limit (a result, as a client's timeout is), None if
+        the run itself was stopped (an interrupt: never the agent's result)."""
+        return None
+
 
 @runtime_checkable
 class OracleFactory(Protocol):

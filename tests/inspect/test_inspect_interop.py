@@ -265,7 +265,11 @@ def test_a_failing_inspect_model_ends_the_episode_provider_error_as_a_litellm_pr
     assert (sample.error is None) == scored
 
 
-def test_an_episode_an_inspect_time_limit_cut_short_is_a_sample_error_saying_so(tmp_path, monkeypatch):
+@pytest.mark.parametrize("limit", ["time_limit", "working_limit"])
+def test_an_inspect_time_limit_ends_the_episode_as_the_agents_timeout_scored(tmp_path, monkeypatch, limit):
+    # Inspect's wall-clock limits cancel the solver. They are the agent's time, as `--client-timeout` is an
+    # external client's: the episode ends client_timeout, the agent's result, scored as `score` scores it
+    # (was: interrupted, a sample error, left out of Inspect's mean while `score` counts a client's timeout).
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     import time
@@ -278,17 +282,39 @@ def test_an_episode_an_inspect_time_limit_cut_short_is_a_sample_error_saying_so(
     turns = _mock_episode(GEN1_BY_THE_BOOK)
 
     def slow():
-        yield turns[0]
-        time.sleep(1.5)  # past the limit of 1 s, whatever the load: Inspect cancels the solver
-        yield from turns[1:]
+        yield from turns[:2]  # the ECAM read, GEN 1 OFF
+        time.sleep(4)  # past the limit of 2 s (the working limit is checked each second), whatever the load
+        yield from turns[2:]
 
-    model = get_model("mockllm/model", custom_outputs=slow())
-    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)]), model=model, time_limit=1,
+    out = tmp_path / "trajectories"
+    (log,) = inspect_eval(a320(scenarios=[str(ROOT / GEN1)], out=str(out)),
+                          model=get_model("mockllm/model", custom_outputs=slow()), **{limit: 2},
                           log_dir=str(tmp_path / "logs"), display="none", fail_on_error=False)
     (sample,) = log.samples
-    assert sample.scores in (None, {})
-    assert sample.error.message == ("EpisodeNotScored('elec_gen1_fault_reset_fails: status interrupted; "
-                                    "score leaves it out of every mean')")
+    traj = out / "elec_gen1_fault_reset_fails" / "inspect-mockllm_model__run000.jsonl"
+    evs = events(traj)
+    calls = [(e["name"], e["arguments"]) for e in evs if e["type"] == "tool_call"]
+    # How many of the first two turns fit in the limit depends on the machine's load; never the third.
+    by_the_book = [("read_ecam", {}), ("set_control", {"control": "GEN 1", "position": "OFF"})]
+    assert calls == by_the_book[:len(calls)]
+    what = "time" if limit == "time_limit" else "working time"
+    assert (evs[-1]["reason"], evs[-1]["error"]) == ("client_timeout", f"Inspect {what} limit of 2 s")
+    card = card_of(traj)
+    assert (card["status"], card["reason"], card["compliant_success"], card["completion"]) == (
+        "valid", "client_timeout", False, (1 if len(calls) == 2 else 0) / 3)
+    assert sample.error is None
+    assert sample.scores["a320_scorer"].value == {k: card[k] for k in HEADLINE}
+
+
+def test_an_inspect_eval_stopped_mid_sample_is_an_interrupt_never_the_agents_result(tmp_path):
+    # Outside a limit, a cancel around the solver (Ctrl-C, Inspect stopping the eval) is the run's, not the
+    # agent's: no sample, no limit exceeded, no own end.
+    from a320bench.bridge.inspect.task import InspectAgent
+
+    class State:
+        model = "mockllm/model"
+
+    assert InspectAgent(State()).cancelled_end() is None
 
 
 def test_an_exported_log_says_what_score_says_of_the_same_folders(tmp_path, capsys):
