@@ -24,7 +24,9 @@ stdout carries the protocol only: logging goes to stderr at WARNING.
 An output the disk refuses before serving (a folder that is a file, read-only,
 full, a symbolic link) is one line and exit 2; a trajectory write refused while
 serving ends the episode `storage_error` at once (the verdict says why, every
-later call is refused, one line on stderr) and `serve` exits 74.
+later call is refused, one line on stderr) and `serve` exits 74. A verdict write
+refused while serving leaves the episode going (the trajectory records it); if the
+file is still behind at the end, one line says so and `serve` exits 74.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_INVALID_SCENARIO = 3
 EXIT_INTERNAL = 70  # a bug of ours: the setup crashed, or the episode ended with a harness error
-EXIT_STORAGE = 74  # the trajectory could not be written mid-episode: the episode ended storage_error
+EXIT_STORAGE = 74  # the disk refused the trajectory (the episode ended storage_error) or the verdict mid-episode
 TOKEN_ENV = "A320_BENCH_TOKEN"  # serve --http: the bearer token clients must send
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -134,11 +136,18 @@ def run_serve(args: Any) -> int:
         verdict_file.close()
         if per_start and ep.tool_calls == 0 and ep.ended != EndReason.STORAGE_ERROR:
             _forget_unused(args)
+        code = EXIT_INTERNAL if ep.ended == EndReason.HARNESS_ERROR else EXIT_OK
         if ep.ended == EndReason.STORAGE_ERROR:
             print(f"error: {(ep.final or {}).get('error')}; the episode ended storage_error", file=sys.stderr,
                   flush=True)
-            return EXIT_STORAGE
-        return EXIT_INTERNAL if ep.ended == EndReason.HARNESS_ERROR else EXIT_OK
+            code = EXIT_STORAGE
+        if verdict_file.failure is not None:
+            # The episode went on (the trajectory is its record), but whoever reads --result must not
+            # take an earlier verdict for the end.
+            print(f"error: {verdict_file.failure}; it holds an earlier verdict than the episode's end",
+                  file=sys.stderr, flush=True)
+            code = EXIT_STORAGE
+        return code
 
     import anyio
 

@@ -6,7 +6,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from surface_bed import (
     ELEC,
     RawServe,
     child_env,
+    eventually,
     read_events,
     read_json,
     serve_argv,
@@ -147,21 +147,6 @@ def test_an_unknown_profile_exits_2(tmp_path):
                        timeout=30, cwd=tmp_path, env=_env())
     assert p.returncode == 2
     assert "unknown profile 'god' (profiles: benchmark, crew, dev, learning)" in p.stderr.decode()
-
-
-def eventually(check, timeout_s: float = 60.0) -> bool:
-    """The verdict file is written off the call path: it lags a call by one disk write
-    (returns as soon as the check holds; the bound only stops a broken test)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            if check():
-                return True
-        except (OSError, ValueError):
-            pass
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
 
 
 def _env() -> dict[str, str]:
