@@ -10,7 +10,8 @@ the catalogue's scenario, must give back the same trajectory. For each file:
 2. the calls: a fresh episode of that scenario gets the same calls, in order, through
    the real server (in-memory MCP), including calls refused after the end and
    resource reads; every recorded `tool_call` must match the re-simulated one
-   (sequence, name, arguments, result, error flag, simulated times, effects);
+   (sequence, name, arguments, result, error flag, simulated times, effects, the ECAM
+   alerts that came and went: what the report's timeline draws);
 3. the end: the last `final` matches the re-simulated one (success, state hash, tool
    calls used, simulated time, report, final ECAM, gate). Its reason: an end the
    server decides (report_done, a budget) must be the one the calls lead to -- a
@@ -52,7 +53,7 @@ _SERVER_ENDS = AGENT_DECIDED_ENDS | {EndReason.HARNESS_ERROR, EndReason.INVALID_
 _SUPERSEDING = frozenset({EndReason.CLIENT_ERROR, EndReason.INTERRUPTED})
 _CALL_FIELDS = ("seq", "name", "arguments", "is_error", "result", "sim_time_before_s", "sim_time_after_s",
                 "capabilities_lost", "capabilities_removed", "capabilities_restored", "invariants_violated",
-                "failures_arrived", "preconditions")
+                "failures_arrived", "preconditions", "ecam_changes")
 _FINAL_FIELDS = ("success", "state_hash", "tool_calls_used", "sim_time_s", "report_done", "final_ecam", "gate")
 _VERDICT_FIELDS = ("status", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
                    "steps_total", "in_order", "dangerous", "anti_procedure", "harmful", "extraneous",

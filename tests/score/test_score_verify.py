@@ -47,6 +47,12 @@ def _remove_an_action(events):
     del events[i]
 
 
+def _hide_an_ecam_change(events):
+    # What the report's timeline draws: an alert the aircraft showed, taken out of the record.
+    first = next(e for e in events if e["type"] == "tool_call" and e.get("ecam_changes"))
+    first["ecam_changes"] = []
+
+
 def catalogue_selection() -> tuple[int, str]:
     """(scenarios, the selection hash of the installed catalogue), as a run of all of it records."""
     import hashlib
@@ -74,6 +80,7 @@ def test_a_clean_run_verifies_and_names_the_catalogue_it_verified_against(clean_
                  "'elec_gen1_fault_reset_fails'"),
     (_flip_success, "final.success.passed: recorded false, re-simulated true"),
     (_remove_an_action, "tool_call[2].seq: recorded 4 where 3 was due: a recorded call is missing"),
+    (_hide_an_ecam_change, 'tool_call[0].ecam_changes: recorded [], re-simulated [{"title": "ELEC GEN 1 FAULT"'),
 ])
 def test_a_tampered_file_fails_naming_the_episode_and_the_field(clean_run, tmp_path, capsys, tamper, field):
     """Finding 5: an emptied ground truth, an edited id, a flipped success or a removed action was trusted."""
