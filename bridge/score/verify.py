@@ -259,12 +259,13 @@ class _Replay:
         return {}
 
     async def run(self, view: Any) -> str | None:
+        from a320bench.server.surface.messages import regrown
         from a320bench.server.surface.resources import READ_RESOURCE
 
         tools = view.tools
         for call in self.rec.calls:
             name, args = call.get("name"), call.get("arguments")
-            args = {} if args is None else args
+            args = {} if args is None else regrown(args)  # a string too long to record whole, at its length
             if name == READ_RESOURCE and isinstance(args, dict):
                 await tools.read_resource(str(args.get("uri")))  # refused or not, the server records it
             elif isinstance(args, dict):
