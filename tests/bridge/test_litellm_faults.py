@@ -49,6 +49,10 @@ TRANSIENT = {
     "503": 503,
     "502 with an HTML page": fault(502, html=True),
     "200 with an HTML page": fault(200, html=True),
+    # OpenRouter's way when the model fails mid-answer; litellm raises it as a BadRequestError (422), which
+    # on a later turn was taken for the conversation's fault and scored against the agent.
+    "200 whose body is an error": fault(200, message="the upstream model failed while answering", codeless=True),
+    "200 whose body is an error with a code of null": fault(200, message="the upstream model failed"),
     "connection reset": RESET,
     "no choices": {"choices": []},
     "a hang past the request timeout": HANG,
