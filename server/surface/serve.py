@@ -50,6 +50,15 @@ EXIT_STORAGE = 74  # the disk refused the trajectory (the episode ended storage_
 TOKEN_ENV = "A320_BENCH_TOKEN"  # serve --http: the bearer token clients must send
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
+
+def _ending_signals() -> tuple[int, ...]:
+    """What ends a served episode from outside, as closing stdin does: the client's SIGTERM, Ctrl-C, and
+    the hangup of the terminal a person serves from (it killed us before the final), unless ignored
+    (`nohup`)."""
+    hangup = () if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN else (signal.SIGHUP,)
+    return (signal.SIGTERM, signal.SIGINT, *hangup)
+
+
 log = logging.getLogger("a320bench.serve")
 
 
@@ -256,11 +265,11 @@ def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
 
 
 async def _serve(server: Any, finish: Callable[[], int]) -> int:
-    """Serve until stdin closes; on SIGTERM (or Ctrl-C), finish at once and exit."""
+    """Serve until stdin closes; on SIGTERM (or Ctrl-C, or a hangup), finish at once and exit."""
     import anyio
 
     async def on_signal() -> None:
-        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        with anyio.open_signal_receiver(*_ending_signals()) as signals:
             async for _ in signals:
                 code = finish()
                 # The stdin reader blocks in a worker thread that cancellation cannot
@@ -278,7 +287,7 @@ async def _serve(server: Any, finish: Callable[[], int]) -> int:
 
 async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], args: Any,
                       identified: Callable[[dict[str, Any]], None]) -> int:
-    """Serve over Streamable HTTP until SIGTERM or Ctrl-C, then finish the episode."""
+    """Serve over Streamable HTTP until SIGTERM, Ctrl-C or a hangup, then finish the episode."""
     import anyio
 
     from .http import serve_http
@@ -287,7 +296,7 @@ async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], arg
     try:
         async with serve_http(episode, profile, host=args.host or "127.0.0.1", port=args.port or 0, token=token,
                               auth=token is not None, on_client_identified=identified) as endpoint:
-            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            with anyio.open_signal_receiver(*_ending_signals()) as signals:
                 auth = f"; clients send the bearer token in ${TOKEN_ENV}" if token else "; no token (loopback only)"
                 print(f"serving {episode.scenario.id} ({profile.name} profile) at {endpoint.url}{auth}; "
                       "Ctrl-C or SIGTERM ends the episode", file=sys.stderr, flush=True)
