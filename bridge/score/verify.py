@@ -42,7 +42,7 @@ from typing import Any
 from a320bench.server.end_reason import AGENT_DECIDED_ENDS, EndReason
 from a320bench.server.trajectory import read_events
 
-from .provenance import end_evidence, label_problems
+from .provenance import end_evidence, label_problems, supersede_evidence
 from .scorecard import ScoreCard, score_events
 
 # Ends the server decides from the calls themselves; the others come from outside the
@@ -197,6 +197,9 @@ async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
         if decided in AGENT_DECIDED_ENDS and reason in _SUPERSEDING and final.get("superseded_reason") == decided:
             # the bridge's reason replaced the episode's own end, as the file says: score it so
             refinal.update({k: final.get(k) for k in ("reason", "superseded_reason", "client_error") if k in final})
+            unbacked = supersede_evidence(reason, decided, rec.events or [])
+            if unbacked:
+                diffs.append(unbacked)
         else:
             diffs.append(f"final.reason: recorded {_short(reason)}, the recorded calls end the episode "
                          f"{_short(decided)}")

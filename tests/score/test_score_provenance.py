@@ -96,6 +96,24 @@ def test_a_superseded_end_needs_its_client_report(compliant, tmp_path, capsys):
     assert (code, failed_lines(err)) == (0, [])
 
 
+def test_a_finished_in_process_episode_relabelled_interrupted_over_its_end_fails_verify(tmp_path, capsys):
+    # A look-and-report failure, relabelled `interrupted` with the server's end named as superseded and an
+    # error: it verified, and left the means. Only a client's bridge replaces the server's end, and its
+    # client_report says the client was interrupted.
+    events = fly(scenario(GEN_1), ProcedureThen(procedure=False))[1]
+    assert events[-1]["reason"] == "agent_done" and events[-1]["success"]["passed"] is False
+    relabel = {"reason": "interrupted", "superseded_reason": "agent_done", "error": "interrupted (SIGTERM)"}
+    bad = write(tmp_path / "bad.jsonl", relabelled(events, **relabel))
+    code, out, err = score_cli(capsys, bad, "--verify")
+    assert (code, failed_lines(err)) == (1, [
+        "final.superseded_reason agent_done: replaced by interrupted, but no client_report says the client was "
+        "interrupted (only a client's bridge replaces the server's end)"])
+    report = {"type": "client_report", "client": None, "interrupted": True}
+    good = write(tmp_path / "good.jsonl", [*events[:-1], report, {**events[-1], **relabel}])
+    code, out, err = score_cli(capsys, good, "--verify")
+    assert (code, failed_lines(err)) == (0, [])
+
+
 def test_an_oracle_file_relabelled_as_a_model_fails_verify(compliant, tmp_path, capsys):
     # T1: the oracle's trajectories passed off as anthropic/claude-sonnet-4-5's.
     events = [dict(e) for e in compliant]
