@@ -94,6 +94,12 @@ def label_problems(meta: dict[str, Any], events: Sequence[dict[str, Any]]) -> li
         if wanted and answered and not same_model(wanted, answered):
             problems.append(f"meta.client_model: {wanted!r}, the client reports {answered!r} answered")
         return problems
+    # What a client's bridge reports of its client's end, in a file that names no client (serve's report
+    # names the client only): forged to back an end from outside the server.
+    said = [w for k, w in (("error", "failed"), ("interrupted", "was interrupted"), ("timed_out", "timed out"))
+            if report is not None and report.get(k)]
+    if said:
+        problems.append(f"client_report: says the client {said[0]}, but meta names no client")
     if provider in BASELINES and (model or turns):
         problems.append(f"meta.provider: {provider!r} (no model), but the file has "
                         f"{'meta.model ' + repr(model) if model else f'{len(turns)} model turn(s)'}")
