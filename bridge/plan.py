@@ -114,6 +114,11 @@ def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, sh
                 refuse_links(out, path)
             except LinkRefused as e:
                 raise OutputError(f"--out {out}: {e}") from None
+            # Found when the episode starts, these would stop the run mid-way (storage_error).
+            if path.parent.exists() and not path.parent.is_dir():
+                raise OutputError(f"--out {out}: {path.parent} is a file where the episodes of {sc.id} go")
+            if path.is_dir():
+                raise OutputError(f"--out {out}: {path} is a folder where a trajectory goes")
             if not force and path.exists() and is_complete(path):
                 refuse_foreign(out, path, sc, profile, run_index=r, seed=seed, sampling=sampling)
                 plan.skipped.append((sc.id, r))

@@ -10,7 +10,7 @@ What a fault becomes (the bridge's error tree is in bridge/errors.py):
 
     transient: rate limit, timeout (--request-timeout),  retried with exponential backoff (tenacity)
     connection reset, 5xx, an HTML or empty body,        up to --max-retries, each retry recorded;
-    no choices                                           then ProviderFailed -> provider_error
+    no choices, a 200 whose body is an error             then ProviderFailed -> provider_error
     the provider refusing us: 401, 403, 404, a bad       ProviderFailed at once (retrying cannot help)
     first request (our prompt, --sampling)
     the conversation breaking the model: context         AgentFailed -> agent_error, the agent's result
@@ -108,8 +108,21 @@ def to_functions(tools: list[Any]) -> list[dict[str, Any]]:
                                               "parameters": inline_refs(t.input_schema)}} for t in tools]
 
 
+def _error_in_a_200(e: BaseException) -> bool:
+    """An HTTP 200 whose body is an error object without an HTTP code: how OpenRouter may say the model
+    failed while answering. litellm (1.110.2) raises it from a bare Exception that reading the body made,
+    with the body's code as the status (422 when there is none: then a BadRequestError, which on a later
+    turn would be taken for the conversation's fault); a request the provider rejected has the HTTP status
+    error at the root instead. A body that names an HTTP code is read as that code, like a status."""
+    root = e
+    while root.__cause__ is not None or root.__context__ is not None:
+        root = root.__cause__ or root.__context__  # type: ignore[assignment]
+    code = getattr(root, "status_code", 0)
+    return type(root) is Exception and code != 0 and (not isinstance(code, int) or code == 422)
+
+
 def _transient(e: BaseException) -> bool:
-    if isinstance(e, (*_TRANSIENT, MalformedResponse)):
+    if isinstance(e, (*_TRANSIENT, MalformedResponse)) or _error_in_a_200(e):
         return True
     status = getattr(e, "status_code", None)
     return isinstance(e, PROVIDER_ERRORS) and isinstance(status, int) and (status in (408, 429) or status >= 500)
@@ -215,6 +228,8 @@ class LitellmProvider:
         except (*_CONVERSATION, UnusableOutput) as e:
             raise AgentFailed(_describe(e), attempts) from None
         except litellm.BadRequestError as e:
+            if _error_in_a_200(e):
+                raise ProviderFailed(_describe(e), attempts) from None
             if turn == 1:  # only our prompt and --sampling so far: not the agent's doing
                 raise ProviderFailed(f"the first request was rejected: {_describe(e)}", attempts) from None
             raise AgentFailed(_describe(e), attempts) from None

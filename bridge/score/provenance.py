@@ -9,7 +9,8 @@ also holds the event that end leaves behind:
     agent_error        an `agent_error` event (in-process) or a client_report with an error
     client_error       a client_report whose error is the final's `client_error`
     client_timeout     a client_report saying the client timed out
-    interrupted        a client_report saying so, or (in-process) the final's error
+    interrupted        a client_report saying so, or (in-process) the final's error; in place
+                       of an end the server had decided, the client_report alone
     harness_error      a `harness_error` event with a traceback
     storage_error      the final's error (what the disk said)
 
@@ -63,6 +64,17 @@ def end_evidence(reason: Any, final: dict[str, Any], events: Sequence[dict[str, 
     return None
 
 
+def supersede_evidence(reason: Any, superseded: Any, events: Sequence[dict[str, Any]]) -> str | None:
+    """Why the file does not back the bridge's `reason` in place of the server's own end `superseded`
+    (None: it does). Only a client's bridge replaces an end (bridge/clients/record.py), and it writes
+    the client_report that says why: for an interrupt, that the client was interrupted (an in-process
+    episode that had ended is never interrupted after). A client_error's report: end_evidence."""
+    if reason == EndReason.INTERRUPTED and (_last(events, "client_report") or {}).get("interrupted") is not True:
+        return (f"final.superseded_reason {superseded}: replaced by interrupted, but no client_report says the "
+                f"client was interrupted (only a client's bridge replaces the server's end)")
+    return None
+
+
 def label_problems(meta: dict[str, Any], events: Sequence[dict[str, Any]]) -> list[str]:
     """Where the file disagrees with who `meta` says flew it."""
     problems: list[str] = []
@@ -82,6 +94,12 @@ def label_problems(meta: dict[str, Any], events: Sequence[dict[str, Any]]) -> li
         if wanted and answered and not same_model(wanted, answered):
             problems.append(f"meta.client_model: {wanted!r}, the client reports {answered!r} answered")
         return problems
+    # What a client's bridge reports of its client's end, in a file that names no client (serve's report
+    # names the client only): forged to back an end from outside the server.
+    said = [w for k, w in (("error", "failed"), ("interrupted", "was interrupted"), ("timed_out", "timed out"))
+            if report is not None and report.get(k)]
+    if said:
+        problems.append(f"client_report: says the client {said[0]}, but meta names no client")
     if provider in BASELINES and (model or turns):
         problems.append(f"meta.provider: {provider!r} (no model), but the file has "
                         f"{'meta.model ' + repr(model) if model else f'{len(turns)} model turn(s)'}")

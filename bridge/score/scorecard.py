@@ -178,7 +178,8 @@ def score_file(path: str | Path, *, detail: bool = False, warn: Callable[[str], 
     be a trajectory) and the rest is scored."""
     pending: list[str] = []
     try:
-        card = score_events(read_events(path, warn=pending.append), path=str(path), detail=detail)
+        card = score_events(read_events(path, warn=pending.append), path=str(path), detail=detail,
+                            warn=pending.append)
     except UnicodeDecodeError:
         raise NotATrajectory(f"{path}: not an a320-bench trajectory (not UTF-8 text)") from None
     except ValueError as e:
@@ -195,7 +196,11 @@ def score_file(path: str | Path, *, detail: bool = False, warn: Callable[[str], 
     return card
 
 
-def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool = False) -> ScoreCard:
+def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool = False,
+                 warn: Callable[[str], None] | None = None) -> ScoreCard:
+    """The ScoreCard of one episode's events, as the file says. What the recorder never writes and
+    can be seen without the simulator (a call missing or out of place, a call answered after the final)
+    is said through `warn`, naming `score --verify`, which checks everything."""
     it = iter(events)
     meta = next(it, None)
     if not isinstance(meta, dict) or meta.get("type") != "meta":
@@ -225,6 +230,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     assistant_turns = 0
     spent, captain_spent = _Spend(), _Spend()  # the agent's; an LLM captain's, apart
     calls_digest = hashlib.sha256()
+    edited: str | None = None  # the first sign of an edit that reading alone can see
 
     for n, ev in enumerate(it, start=2):
         if not isinstance(ev, dict):
@@ -240,6 +246,9 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             calls_digest.update(repr((name, args)).encode())  # as read: a copy of the file hashes alike
             is_error = bool(ev.get("is_error"))
             result = ev.get("result")
+            if edited is None:
+                edited = _out_of_line(ev.get("seq"), n_calls + 1, answered_after_final=final is not None
+                                      and not is_error)
             took = _strs(ev.get("capabilities_removed"))
             c = tracker.classify(name, args, result, is_error, tuple(took), ev.get("preconditions"))
             crew_note = None
@@ -288,6 +297,8 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             raise NotATrajectory(f"{path}: holds more than one episode (a second `meta` event at line {n}: "
                                  f"files concatenated?)")
 
+    if edited is not None and warn is not None:
+        warn(f"{path}: {edited} (edited? score --verify checks it)")
     if tracker is None:
         tracker = ProcedureTracker(_ground_truth(setup, scenario, crew))
     if assistant_turns == 0 and client_report is not None:
@@ -436,6 +447,16 @@ def _alert_titles(ecam: Any) -> set[str]:
     alerts = ecam.get("alerts") if isinstance(ecam, dict) else None
     return {a["title"] for a in alerts if isinstance(a, dict) and isinstance(a.get("title"), str)} \
         if isinstance(alerts, list) else set()
+
+
+def _out_of_line(seq: Any, due: int, *, answered_after_final: bool) -> str | None:
+    """What the recorder never writes, at one call: its calls are numbered 1, 2, ... as made, and after
+    the final every call is refused."""
+    if seq != due:
+        return f"tool_call {due} has seq {seq} where {due} was due: a recorded call is missing or out of place"
+    if answered_after_final:
+        return f"call seq {seq} after the final was answered: the server refuses every call after the end"
+    return None
 
 
 def _ground_truth(setup: dict[str, Any] | None, scenario: dict[str, Any], crew: CrewCheck | None = None

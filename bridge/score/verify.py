@@ -10,7 +10,8 @@ the catalogue's scenario, must give back the same trajectory. For each file:
 2. the calls: a fresh episode of that scenario gets the same calls, in order, through
    the real server (in-memory MCP), including calls refused after the end and
    resource reads; every recorded `tool_call` must match the re-simulated one
-   (sequence, name, arguments, result, error flag, simulated times, effects);
+   (sequence, name, arguments, result, error flag, simulated times, effects, the ECAM
+   alerts that came and went: what the report's timeline draws);
 3. the end: the last `final` matches the re-simulated one (success, state hash, tool
    calls used, simulated time, report, final ECAM, gate). Its reason: an end the
    server decides (report_done, a budget) must be the one the calls lead to -- a
@@ -41,7 +42,7 @@ from typing import Any
 from a320bench.server.end_reason import AGENT_DECIDED_ENDS, EndReason
 from a320bench.server.trajectory import read_events
 
-from .provenance import end_evidence, label_problems
+from .provenance import end_evidence, label_problems, supersede_evidence
 from .scorecard import ScoreCard, score_events
 
 # Ends the server decides from the calls themselves; the others come from outside the
@@ -52,7 +53,7 @@ _SERVER_ENDS = AGENT_DECIDED_ENDS | {EndReason.HARNESS_ERROR, EndReason.INVALID_
 _SUPERSEDING = frozenset({EndReason.CLIENT_ERROR, EndReason.INTERRUPTED})
 _CALL_FIELDS = ("seq", "name", "arguments", "is_error", "result", "sim_time_before_s", "sim_time_after_s",
                 "capabilities_lost", "capabilities_removed", "capabilities_restored", "invariants_violated",
-                "failures_arrived", "preconditions")
+                "failures_arrived", "preconditions", "ecam_changes")
 _FINAL_FIELDS = ("success", "state_hash", "tool_calls_used", "sim_time_s", "report_done", "final_ecam", "gate")
 _VERDICT_FIELDS = ("status", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
                    "steps_total", "in_order", "dangerous", "anti_procedure", "harmful", "extraneous",
@@ -196,6 +197,9 @@ async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
         if decided in AGENT_DECIDED_ENDS and reason in _SUPERSEDING and final.get("superseded_reason") == decided:
             # the bridge's reason replaced the episode's own end, as the file says: score it so
             refinal.update({k: final.get(k) for k in ("reason", "superseded_reason", "client_error") if k in final})
+            unbacked = supersede_evidence(reason, decided, rec.events or [])
+            if unbacked:
+                diffs.append(unbacked)
         else:
             diffs.append(f"final.reason: recorded {_short(reason)}, the recorded calls end the episode "
                          f"{_short(decided)}")
@@ -258,12 +262,13 @@ class _Replay:
         return {}
 
     async def run(self, view: Any) -> str | None:
+        from a320bench.server.surface.messages import regrown
         from a320bench.server.surface.resources import READ_RESOURCE
 
         tools = view.tools
         for call in self.rec.calls:
             name, args = call.get("name"), call.get("arguments")
-            args = {} if args is None else args
+            args = {} if args is None else regrown(args)  # a string too long to record whole, at its length
             if name == READ_RESOURCE and isinstance(args, dict):
                 await tools.read_resource(str(args.get("uri")))  # refused or not, the server records it
             elif isinstance(args, dict):

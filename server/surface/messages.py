@@ -8,6 +8,7 @@ what to change.
 from __future__ import annotations
 
 import difflib
+import re
 import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -58,6 +59,24 @@ def capped(value: Any, _depth: int = 0) -> Any:
         if len(value) > RECORD_ITEMS:
             out.append(f"[cut: {len(value):,} items in all]")
         return out
+    return value
+
+
+_CUT_STRING = re.compile(r"(.{%d})… \[cut: ([\d,]+) characters in all\]" % RECORD_CHARS, re.DOTALL)
+
+
+def regrown(value: Any) -> Any:
+    """What the agent sent, as far as its record (`capped`) tells: each cut string grown back to its
+    length, the lost part filled in. The server reads no further into a string than the record keeps
+    (an echo, the length, the record itself), so a replay of the regrown value does what the original did.
+    Cut objects and lists stay as recorded: their lost entries cannot be told."""
+    if isinstance(value, str):
+        m = _CUT_STRING.fullmatch(value)
+        return value if m is None else m[1] + "x" * (int(m[2].replace(",", "")) - RECORD_CHARS)
+    if isinstance(value, dict):
+        return {regrown(k): regrown(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [regrown(v) for v in value]
     return value
 
 

@@ -24,7 +24,9 @@ stdout carries the protocol only: logging goes to stderr at WARNING.
 An output the disk refuses before serving (a folder that is a file, read-only,
 full, a symbolic link) is one line and exit 2; a trajectory write refused while
 serving ends the episode `storage_error` at once (the verdict says why, every
-later call is refused, one line on stderr) and `serve` exits 74.
+later call is refused, one line on stderr) and `serve` exits 74. A verdict write
+refused while serving leaves the episode going (the trajectory records it); if the
+file is still behind at the end, one line says so and `serve` exits 74.
 """
 
 from __future__ import annotations
@@ -44,9 +46,18 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_INVALID_SCENARIO = 3
 EXIT_INTERNAL = 70  # a bug of ours: the setup crashed, or the episode ended with a harness error
-EXIT_STORAGE = 74  # the trajectory could not be written mid-episode: the episode ended storage_error
+EXIT_STORAGE = 74  # the disk refused the trajectory (the episode ended storage_error) or the verdict mid-episode
 TOKEN_ENV = "A320_BENCH_TOKEN"  # serve --http: the bearer token clients must send
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def _ending_signals() -> tuple[int, ...]:
+    """What ends a served episode from outside, as closing stdin does: the client's SIGTERM, Ctrl-C, and
+    the hangup of the terminal a person serves from (it killed us before the final), unless ignored
+    (`nohup`)."""
+    hangup = () if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN else (signal.SIGHUP,)
+    return (signal.SIGTERM, signal.SIGINT, *hangup)
+
 
 log = logging.getLogger("a320bench.serve")
 
@@ -134,11 +145,18 @@ def run_serve(args: Any) -> int:
         verdict_file.close()
         if per_start and ep.tool_calls == 0 and ep.ended != EndReason.STORAGE_ERROR:
             _forget_unused(args)
+        code = EXIT_INTERNAL if ep.ended == EndReason.HARNESS_ERROR else EXIT_OK
         if ep.ended == EndReason.STORAGE_ERROR:
             print(f"error: {(ep.final or {}).get('error')}; the episode ended storage_error", file=sys.stderr,
                   flush=True)
-            return EXIT_STORAGE
-        return EXIT_INTERNAL if ep.ended == EndReason.HARNESS_ERROR else EXIT_OK
+            code = EXIT_STORAGE
+        if verdict_file.failure is not None:
+            # The episode went on (the trajectory is its record), but whoever reads --result must not
+            # take an earlier verdict for the end.
+            print(f"error: {verdict_file.failure}; it holds an earlier verdict than the episode's end",
+                  file=sys.stderr, flush=True)
+            code = EXIT_STORAGE
+        return code
 
     import anyio
 
@@ -247,11 +265,11 @@ def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
 
 
 async def _serve(server: Any, finish: Callable[[], int]) -> int:
-    """Serve until stdin closes; on SIGTERM (or Ctrl-C), finish at once and exit."""
+    """Serve until stdin closes; on SIGTERM (or Ctrl-C, or a hangup), finish at once and exit."""
     import anyio
 
     async def on_signal() -> None:
-        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        with anyio.open_signal_receiver(*_ending_signals()) as signals:
             async for _ in signals:
                 code = finish()
                 # The stdin reader blocks in a worker thread that cancellation cannot
@@ -269,7 +287,7 @@ async def _serve(server: Any, finish: Callable[[], int]) -> int:
 
 async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], args: Any,
                       identified: Callable[[dict[str, Any]], None]) -> int:
-    """Serve over Streamable HTTP until SIGTERM or Ctrl-C, then finish the episode."""
+    """Serve over Streamable HTTP until SIGTERM, Ctrl-C or a hangup, then finish the episode."""
     import anyio
 
     from .http import serve_http
@@ -278,7 +296,7 @@ async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], arg
     try:
         async with serve_http(episode, profile, host=args.host or "127.0.0.1", port=args.port or 0, token=token,
                               auth=token is not None, on_client_identified=identified) as endpoint:
-            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            with anyio.open_signal_receiver(*_ending_signals()) as signals:
                 auth = f"; clients send the bearer token in ${TOKEN_ENV}" if token else "; no token (loopback only)"
                 print(f"serving {episode.scenario.id} ({profile.name} profile) at {endpoint.url}{auth}; "
                       "Ctrl-C or SIGTERM ends the episode", file=sys.stderr, flush=True)

@@ -17,6 +17,7 @@ from mcp.server.mcpserver import Context
 
 from ..episode import ACTION_TIME_S, MAX_WAIT_S, MIN_WAIT_S
 from ..sim import CONTROLS, PAGES
+from .messages import capped
 from .results import ControlChange, ControlPanel, DoneReceipt, EcamDisplay, SystemPage, WaitResult
 from .state import episode_of, state_of
 from .views import control_panel, ecam_display, system_page
@@ -134,6 +135,8 @@ async def report_done(
 
     Call it once, when you have handled the situation or concluded that nothing
     more can be done. It ends the episode: after it, every tool returns an error."""
-    state_of(ctx).end_after_call = ("agent_done", {"diagnosis": diagnosis, "actions_summary": actions_summary})
+    # Kept as the call's record keeps it (cut past 10,000 characters): the final says no more than the
+    # trajectory can show, so `score --verify` grades the same report.
+    state_of(ctx).end_after_call = ("agent_done", capped({"diagnosis": diagnosis, "actions_summary": actions_summary}))
     # Deliberately says nothing about the outcome: the verdict is the harness's.
     return DoneReceipt(accepted=True, message="Report received. The episode is over; no further tool calls are accepted.")

@@ -4,6 +4,10 @@ Writing a file costs far more than a tool call; a writer thread does it so that 
 tool call's answer never waits for the disk. The file lags the latest verdict by
 one write at most while serving; `close()` drains the writer, so the final
 verdict is on disk before the process exits.
+
+A write the disk refuses is never raised into the episode: `failure` says which
+and why while the file on disk is behind the latest verdict (a later write that
+succeeds clears it), and serve reports it once, when it exits.
 """
 
 from __future__ import annotations
@@ -13,13 +17,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..trajectory import write_json_atomic
+from ..trajectory import describe_os_error, write_json_atomic
 
 log = logging.getLogger(__name__)
 
 
 class VerdictFile:
-    """Callable as an Episode's `on_verdict`; a failed write is reported once, never raised."""
+    """Callable as an Episode's `on_verdict`; a failed write is kept in `failure`, never raised."""
 
     def __init__(self, path: str | Path | None, profile: str):
         self.path = Path(path) if path else None
@@ -28,7 +32,7 @@ class VerdictFile:
         self._closed = False
         self._cv = threading.Condition()
         self._thread: threading.Thread | None = None
-        self._warned = False
+        self.failure: str | None = None
 
     def __call__(self, verdict: dict[str, Any]) -> None:
         if self.path is None:
@@ -67,6 +71,6 @@ class VerdictFile:
         try:
             write_json_atomic(self.path, verdict)  # type: ignore[arg-type]
         except OSError as e:
-            if not self._warned:
-                self._warned = True
-                log.warning("cannot write the verdict to %s: %s", self.path, e)
+            self.failure = describe_os_error("the verdict", self.path, e)  # type: ignore[arg-type]
+        else:
+            self.failure = None

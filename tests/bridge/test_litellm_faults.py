@@ -49,6 +49,10 @@ TRANSIENT = {
     "503": 503,
     "502 with an HTML page": fault(502, html=True),
     "200 with an HTML page": fault(200, html=True),
+    # OpenRouter's way when the model fails mid-answer; litellm raises it as a BadRequestError (422), which
+    # on a later turn was taken for the conversation's fault and scored against the agent.
+    "200 whose body is an error": fault(200, message="the upstream model failed while answering", codeless=True),
+    "200 whose body is an error with a code of null": fault(200, message="the upstream model failed"),
     "connection reset": RESET,
     "no choices": {"choices": []},
     "a hang past the request timeout": HANG,
@@ -164,6 +168,28 @@ def test_an_episode_with_a_malformed_call_reproduces_under_score_verify(tmp_path
         ("read_ecam", False), ("set_control", True), ("set_control", False), ("report_done", False)]
     capsys.readouterr()
     # Re-simulated, the malformed call is sent as one again: the same result, the same verdict.
+    assert main(["score", "--verify", str(tmp_path / "out")]) == exitcodes.OK
+    assert capsys.readouterr().err.startswith("verify: 1 of 1 episode(s) reproduce against the installed catalogue (")
+
+
+def test_an_episode_with_arguments_too_long_to_record_whole_reproduces_under_score_verify(tmp_path, env_file, capsys):
+    # The trajectory keeps 10,000 characters of a string and its length; what the server did with it
+    # (an echo of 200 characters, the length, the record) depends on no more than that.
+    huge = {"tool_calls": [tool_call("set_control", {"control": "GEN 1 " * 200_000, "position": "OFF"})]}
+    raw = {"tool_calls": [tool_call("wait", raw_arguments='{"seconds": "' + "9" * 50_000)]}
+    long_done = {"tool_calls": [tool_call("report_done", {"diagnosis": "GEN 1 fault. " * 2_000,
+                                                          "actions_summary": "none"})]}
+    with FakeOpenAI([READ, huge, raw, long_done]) as fake:
+        assert run(tmp_path, env_file, fake) == exitcodes.OK
+    calls = [e for e in events(tmp_path / "out" / TRAJ) if e["type"] == "tool_call"]
+    assert [(c["name"], c["is_error"]) for c in calls] == [
+        ("read_ecam", False), ("set_control", True), ("wait", True), ("report_done", False)]
+    assert calls[1]["arguments"]["control"].endswith("… [cut: 1,200,000 characters in all]")
+    assert calls[2]["arguments"].endswith("… [cut: 50,013 characters in all]")
+    assert calls[3]["arguments"]["diagnosis"].endswith("… [cut: 26,000 characters in all]")
+    # The final says no more than the call's record can show: the same cut report is graded either way.
+    assert events(tmp_path / "out" / TRAJ)[-1]["report_done"] == calls[3]["arguments"]
+    capsys.readouterr()
     assert main(["score", "--verify", str(tmp_path / "out")]) == exitcodes.OK
     assert capsys.readouterr().err.startswith("verify: 1 of 1 episode(s) reproduce against the installed catalogue (")
 

@@ -151,6 +151,28 @@ def test_an_out_folder_under_a_file_is_one_line_and_exit_2(tmp_path, capsys):
         f"error: --out {tmp_path / 'README.md' / 'sub'}: cannot create the folder: Not a directory")
 
 
+@pytest.mark.parametrize("where", ["scenario folder", "trajectory"])
+def test_something_in_the_way_of_an_episodes_file_is_one_line_and_exit_2_before_any_episode(tmp_path, capsys,
+                                                                                            where):
+    # Found mid-run, it ended the run storage_error (exit 74) after the episodes before it, saying "free space".
+    out = tmp_path / "out"
+    out.mkdir()
+    other = "elec_gen1_fault_reset_works"
+    if where == "scenario folder":
+        blocker = out / ELEC_ID
+        blocker.write_text("a file\n")
+        why = f"{blocker} is a file where the episodes of {ELEC_ID} go"
+    else:
+        blocker = out / ELEC_ID / "scripted__run000.jsonl"
+        blocker.mkdir(parents=True)
+        why = f"{blocker} is a folder where a trajectory goes"
+    rc = main(["run", "--scenario", f"scenarios/elec/{other.removeprefix('elec_')}.yaml", SCENARIO, "--out", str(out),
+               "--no-progress"])
+    assert rc == exitcodes.USAGE
+    assert capsys.readouterr().err.strip() == f"error: --out {out}: {why}"
+    assert not (out / other).exists()  # nothing flew
+
+
 # ---- links ------------------------------------------------------------------------------
 
 

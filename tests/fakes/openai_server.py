@@ -5,7 +5,7 @@ with `repeat_last=True`). A reply is one of:
 
     429, 500, ...                 that HTTP status with a JSON error body
     fault(status, ...)            a status with a chosen body: an HTML page, an error
-                                  message and code (e.g. context_length_exceeded)
+                                  message and code (e.g. context_length_exceeded), or none
     HANG                          accept the request and never answer (until close)
     RESET                         close the connection without a word (TCP reset)
     {"choices": []}               a 200 whose choices are empty
@@ -34,8 +34,10 @@ def tool_call(name: str | None, args: dict[str, Any] | None = None, call_id: str
     return {"name": name, "arguments": args or {}, "id": call_id, "raw_arguments": raw_arguments}
 
 
-def fault(status: int, *, html: bool = False, message: str | None = None, code: str | None = None) -> dict[str, Any]:
-    return {"fault": status, "html": html, "message": message, "code": code}
+def fault(status: int, *, html: bool = False, message: str | None = None, code: str | None = None,
+          codeless: bool = False) -> dict[str, Any]:
+    """`codeless`: the error object has no `code` key at all (what a 200 carrying an error may send)."""
+    return {"fault": status, "html": html, "message": message, "code": code, "codeless": codeless}
 
 
 class FakeOpenAI:
@@ -91,6 +93,8 @@ class FakeOpenAI:
                         return
                     err = {"message": item["message"] or f"scripted {status}", "type": "server_error",
                            "code": item["code"]}
+                    if item.get("codeless"):
+                        del err["code"]
                     self._send(status, json.dumps({"error": err}).encode(),
                                headers={"retry-after": "0"} if status == 429 else None)
                     return

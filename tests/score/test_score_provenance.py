@@ -87,11 +87,39 @@ def test_a_superseded_end_needs_its_client_report(compliant, tmp_path, capsys):
     assert code == 1
     assert failed_lines(err) == ["final.reason client_error: no client_report with the error the final names"]
     # With the client_report the bridge writes, the same end is accepted: the file says what happened.
-    report = {"type": "client_report", "client": None, "error": "claude denied 1 call(s)"}
-    good = write(tmp_path / "sup2.jsonl", [*relabelled(compliant, reason="client_error", superseded_reason="agent_done",
-                                                       client_error="claude denied 1 call(s)")[:-1], report,
+    # (A client's episode names its client in meta: a client_report's error in a file that names none is forged.)
+    report = {"type": "client_report", "client": "claude", "error": "claude denied 1 call(s)"}
+    good = write(tmp_path / "sup2.jsonl", [{**compliant[0], "client": "claude"},
+                                           *relabelled(compliant, reason="client_error", superseded_reason="agent_done",
+                                                       client_error="claude denied 1 call(s)")[1:-1], report,
                                            {**compliant[-1], "reason": "client_error", "superseded_reason": "agent_done",
                                             "client_error": "claude denied 1 call(s)"}])
+    code, out, err = score_cli(capsys, good, "--verify")
+    assert (code, failed_lines(err)) == (0, [])
+
+
+def test_a_finished_in_process_episode_relabelled_interrupted_over_its_end_fails_verify(tmp_path, capsys):
+    # A look-and-report failure, relabelled `interrupted` with the server's end named as superseded and an
+    # error: it verified, and left the means. Only a client's bridge replaces the server's end, and its
+    # client_report says the client was interrupted.
+    events = fly(scenario(GEN_1), ProcedureThen(procedure=False))[1]
+    assert events[-1]["reason"] == "agent_done" and events[-1]["success"]["passed"] is False
+    relabel = {"reason": "interrupted", "superseded_reason": "agent_done", "error": "interrupted (SIGTERM)"}
+    bad = write(tmp_path / "bad.jsonl", relabelled(events, **relabel))
+    code, out, err = score_cli(capsys, bad, "--verify")
+    assert (code, failed_lines(err)) == (1, [
+        "final.superseded_reason agent_done: replaced by interrupted, but no client_report says the client was "
+        "interrupted (only a client's bridge replaces the server's end)"])
+    # A client_report forged into it does not pass either: the meta names no client.
+    report = {"type": "client_report", "client": None, "interrupted": True}
+    forged = write(tmp_path / "forged.jsonl", [*events[:-1], report, {**events[-1], **relabel}])
+    code, out, err = score_cli(capsys, forged, "--verify")
+    assert (code, failed_lines(err)) == (1, [
+        "client_report: says the client was interrupted, but meta names no client"])
+    # A client's episode, whose bridge says so, is taken at its word.
+    client_meta = {**events[0], "client": "cmd"}
+    good = write(tmp_path / "good.jsonl", [client_meta, *events[1:-1], {**report, "client": "cmd"},
+                                           {**events[-1], **relabel}])
     code, out, err = score_cli(capsys, good, "--verify")
     assert (code, failed_lines(err)) == (0, [])
 

@@ -47,6 +47,12 @@ def _remove_an_action(events):
     del events[i]
 
 
+def _hide_an_ecam_change(events):
+    # What the report's timeline draws: an alert the aircraft showed, taken out of the record.
+    first = next(e for e in events if e["type"] == "tool_call" and e.get("ecam_changes"))
+    first["ecam_changes"] = []
+
+
 def catalogue_selection() -> tuple[int, str]:
     """(scenarios, the selection hash of the installed catalogue), as a run of all of it records."""
     import hashlib
@@ -74,6 +80,7 @@ def test_a_clean_run_verifies_and_names_the_catalogue_it_verified_against(clean_
                  "'elec_gen1_fault_reset_fails'"),
     (_flip_success, "final.success.passed: recorded false, re-simulated true"),
     (_remove_an_action, "tool_call[2].seq: recorded 4 where 3 was due: a recorded call is missing"),
+    (_hide_an_ecam_change, 'tool_call[0].ecam_changes: recorded [], re-simulated [{"title": "ELEC GEN 1 FAULT"'),
 ])
 def test_a_tampered_file_fails_naming_the_episode_and_the_field(clean_run, tmp_path, capsys, tamper, field):
     """Finding 5: an emptied ground truth, an edited id, a flipped success or a removed action was trusted."""
@@ -103,6 +110,34 @@ def test_plain_score_trusts_the_file_verify_does_not(clean_run, tmp_path, capsys
     assert code == 1
     doc = json.loads(out)
     assert len(doc["scorecards"]) == 4 and str(bad) not in {c["path"] for c in doc["scorecards"]}
+
+
+def _swap_two_actions(events):
+    i, j = [i for i, e in enumerate(events) if e["type"] == "tool_call" and e["name"] == "set_control"][:2]
+    events[i], events[j] = events[j], events[i]
+
+
+def _answer_a_call_after_the_final(events):
+    extra = dict(next(e for e in events if e["type"] == "tool_call" and e["name"] == "set_control"))
+    extra["seq"] = sum(e["type"] == "tool_call" for e in events) + 1
+    events.append(extra)
+
+
+@pytest.mark.parametrize("tamper,warning", [
+    (_remove_an_action, "tool_call 3 has seq 4 where 3 was due: a recorded call is missing or out of place"),
+    (_swap_two_actions, "tool_call 2 has seq 3 where 2 was due: a recorded call is missing or out of place"),
+    (_answer_a_call_after_the_final, "call seq 7 after the final was answered: the server refuses every call "
+                                     "after the end"),
+])
+def test_plain_score_flags_what_it_can_check_without_the_simulator(clean_run, tmp_path, capsys, tamper, warning):
+    src = next(clean_run.glob("elec_gen1_fault_reset_fails/scripted__*.jsonl"))
+    assert score_cli(capsys, src)[2] == ""  # as flown: nothing to say
+    bad = tmp_path / "bad.jsonl"
+    shutil.copy(src, bad)
+    edit(bad, tamper)
+    code, out, err = score_cli(capsys, bad)
+    assert code == 0  # still scored, as the file says (plain score trusts it): the line says to check it
+    assert err.splitlines()[0] == f"warning: {bad}: {warning} (edited? score --verify checks it)"
 
 
 def test_the_same_episode_given_twice_is_counted_once_and_named(clean_run, tmp_path, capsys):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -148,3 +149,18 @@ class RawServe:
 
     def stderr(self) -> str:
         return self.proc.stderr.read().decode()  # type: ignore[union-attr]
+
+
+def eventually(check, timeout_s: float = 60.0) -> bool:
+    """The verdict file is written off the call path: it lags a call by one disk write
+    (returns as soon as the check holds; the bound only stops a broken test)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            if check():
+                return True
+        except (OSError, ValueError):
+            pass
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)

@@ -162,3 +162,36 @@ def test_serve_ends_the_episode_when_the_disk_fills_and_exits_74_with_one_line(t
             "the episode ended storage_error"]
         verdict = read_json(result)
         assert verdict["reason"] == "storage_error" and "No space left on device" in verdict["error"]
+
+
+@pytest.mark.slow
+def test_serve_says_when_the_verdict_file_falls_behind_and_exits_74(tmp_path):
+    # The trajectory has room, the verdict's disk fills mid-episode: the episode goes on (the trajectory is
+    # its record), but the --result file holds an earlier verdict, and a client reading it must be told.
+    import os
+
+    from surface_bed import ELEC, RawServe, eventually, read_events, read_json
+
+    with small_disk(tmp_path / "disk") as disk:
+        result, traj = disk / "verdict.json", tmp_path / "t.jsonl"
+        srv = RawServe(ELEC, "--trajectory", str(traj), "--result", str(result), cwd=tmp_path)
+        srv.initialize()
+        srv.call("set_control", {"control": "GEN 1", "position": "OFF"})
+        assert eventually(lambda: read_json(result)["tool_calls_used"] == 1)
+        fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            while True:
+                os.write(fd, b"x" * 4096)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        srv.call("set_control", {"control": "GEN 1", "position": "ON"})
+        srv.call("report_done", {"diagnosis": "GEN 1", "actions_summary": "GEN 1 OFF, ON"})
+        assert srv.close_stdin_and_wait(timeout=60) == 74
+        assert srv.stderr().splitlines() == [
+            f"error: cannot write the verdict {result}: No space left on device; it holds an earlier verdict "
+            f"than the episode's end"]
+        assert (read_json(result)["reason"], read_json(result)["tool_calls_used"]) == (None, 1)
+    assert [(e["type"], e.get("reason")) for e in read_events(traj)][-1] == ("final", "agent_done")
+

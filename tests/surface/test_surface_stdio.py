@@ -6,7 +6,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from surface_bed import (
     ELEC,
     RawServe,
     child_env,
+    eventually,
     read_events,
     read_json,
     serve_argv,
@@ -101,17 +101,31 @@ def test_closing_stdin_finalises_the_verdict_and_exits_0_well_within_two_seconds
     assert all(json.loads(line) for line in srv.stdout)  # stdout carried the protocol only
 
 
-def test_sigterm_finalises_the_verdict_and_exits_0_at_once(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_or_a_hangup_finalises_the_verdict_and_exits_0_at_once(tmp_path, sig):
+    # SIGHUP: the terminal a person serves from is closed; it used to kill the server before the final.
     result, traj, flags = _files(tmp_path)
     srv = RawServe(ELEC, *flags, cwd=tmp_path)
     srv.initialize()
     srv.call("set_control", {"control": "GEN 1", "position": "OFF"})
-    srv.proc.send_signal(signal.SIGTERM)
+    srv.proc.send_signal(sig)
     rc = srv.proc.wait(60)
     assert rc == 0  # finished by our handler, not killed by the signal (-15)
     verdict = read_json(result)
     assert (verdict["reason"], verdict["tool_calls_used"]) == ("end_turn_without_done", 1)
     assert read_events(traj)[-1]["reason"] == "end_turn_without_done"
+
+
+def test_a_hangup_ignored_by_nohup_stays_ignored():
+    from a320bench.server.surface.serve import _ending_signals
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        assert _ending_signals() == (signal.SIGTERM, signal.SIGINT)
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        assert _ending_signals() == (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    finally:
+        signal.signal(signal.SIGHUP, before)
 
 
 def test_a_failed_validity_gate_exits_3_without_serving(tmp_path):
@@ -147,21 +161,6 @@ def test_an_unknown_profile_exits_2(tmp_path):
                        timeout=30, cwd=tmp_path, env=_env())
     assert p.returncode == 2
     assert "unknown profile 'god' (profiles: benchmark, crew, dev, learning)" in p.stderr.decode()
-
-
-def eventually(check, timeout_s: float = 60.0) -> bool:
-    """The verdict file is written off the call path: it lags a call by one disk write
-    (returns as soon as the check holds; the bound only stops a broken test)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            if check():
-                return True
-        except (OSError, ValueError):
-            pass
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
 
 
 def _env() -> dict[str, str]:

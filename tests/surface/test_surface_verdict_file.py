@@ -38,14 +38,29 @@ def test_a_verdict_after_close_is_written_at_once(tmp_path):
     assert json.loads(f.path.read_text())["reason"] == "end_turn_without_done"
 
 
-def test_an_unwritable_path_is_reported_not_raised(tmp_path, caplog):
+def test_an_unwritable_path_is_kept_as_the_failure_not_raised_and_not_logged(tmp_path, caplog):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     f = VerdictFile(blocker / "verdict.json", "benchmark")  # a folder that cannot exist
     f({"reason": None})
     f({"reason": "agent_done"})
     f.close()
-    assert sum("cannot write the verdict" in r.message for r in caplog.records) == 1
+    # serve says it once, at the end, with the exit code (a log line mid-episode would be a second line).
+    assert f.failure == f"cannot write the verdict {blocker / 'verdict.json'}: Not a directory"
+    assert not any("verdict" in r.message for r in caplog.records)
+
+
+def test_a_write_that_succeeds_after_a_failure_clears_it(tmp_path):
+    blocker = tmp_path / "dir"
+    blocker.write_text("x")
+    f = VerdictFile(blocker / "verdict.json", "benchmark")
+    f.close()  # late writes are written at once: the order below is the order on disk
+    f({"reason": None, "tool_calls_used": 1})
+    assert f.failure is not None
+    blocker.unlink()  # the disk has room again
+    f({"reason": "agent_done", "tool_calls_used": 2})
+    assert f.failure is None  # the file holds the latest verdict
+    assert json.loads(f.path.read_text())["reason"] == "agent_done"
 
 
 def test_no_path_means_no_file_and_no_thread():
