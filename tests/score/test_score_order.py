@@ -62,6 +62,11 @@ MEANINGFUL = [
      [("ENG MASTER 1", "OFF", "out_of_order")]),
     ("hyd/g_y_sys_lo_pr_leaks_cruise", dict(swap=(("PTU", "OFF"), ("ENG 1 PUMP", "OFF"))),
      [("ENG 1 PUMP", "OFF", "out_of_order")]),
+    # the descent mirrors keep the cruise's shutdown order: the lever at idle before the master
+    ("fuel/r_engine_leak_descent", dict(swap=(("THR LEVER 2", "IDLE"), ("ENG MASTER 2", "OFF"))),
+     [("ENG MASTER 2", "OFF", "out_of_order")]),
+    ("eng/dual_failure_relight_descent", dict(swap=(("THR LEVER 1", "IDLE"), ("ENG MASTER 1", "OFF"))),
+     [("ENG MASTER 1", "OFF", "out_of_order")]),
 ]
 
 
@@ -131,3 +136,12 @@ def test_verify_rejudges_the_preconditions_a_file_records(tmp_path, capsys):
     err = capsys.readouterr().err
     assert ("tool_call[3].preconditions[0].held: recorded false, re-simulated true; verdict.compliant_success: "
             "recorded false, re-simulated true") in err
+
+
+def test_the_g_y_lines_ptu_off_is_optional_in_both_dual_flame_outs():
+    """HYD G+Y SYS LO PR shows with both engines out; its first line, PTU OFF, was optional in the cruise
+    scenario and harmful in the descent mirror (same situation, opposite verdicts)."""
+    for rel in ("eng/dual_failure_relight_cruise", "eng/dual_failure_relight_descent"):
+        sc = scenario(rel)
+        card, _ = fly(sc, ProcedureThen([("PTU", "OFF"), *ops(sc)], procedure=False))
+        assert (rel, not_in_turn(card), card.compliant_success) == (rel, [], True)
