@@ -138,6 +138,45 @@ def test_verify_rejudges_the_preconditions_a_file_records(tmp_path, capsys):
             "recorded false, re-simulated true") in err
 
 
+class RelightOnTheEcamCue(ProcedureThen):
+    """A crew flying ENG FAIL by the display: IGN and the lever at idle where their lines show, then the
+    master cycled as soon as the ECAM shows its line (looking every 5 s), then report_done."""
+
+    def __init__(self, engine: int):
+        super().__init__(procedure=False)
+        self.engine = engine
+
+    async def run(self, view):
+        tools, n = view.tools, self.engine
+
+        async def shown(item: str) -> bool:
+            ecam = (await tools.call("read_ecam")).data
+            return any(line.startswith(f"-{item}") for a in ecam["alerts"] for line in a["lines"])
+
+        for control, position, item in (("ENG MODE", "IGN START", "ENG MODE SEL"),
+                                        (f"THR LEVER {n}", "IDLE", f"THR LEVER {n}")):
+            if await shown(item):
+                await tools.call("set_control", {"control": control, "position": position})
+        while not tools.over and not await shown(f"ENG MASTER {n}"):
+            await tools.call("wait", {"seconds": 5})
+        await tools.call("set_control", {"control": f"ENG MASTER {n}", "position": "OFF"})
+        await tools.call("set_control", {"control": f"ENG MASTER {n}", "position": "ON"})
+        await tools.call("wait", {"seconds": 30})
+        await tools.call("report_done", {"diagnosis": f"engine {n} flame-out", "actions_summary": "relit"})
+
+
+RELIGHTS = [("eng/eng1_fail_relight_cruise", 1), ("eng/eng2_fail_relight_climb", 2),
+            ("eng/eng1_fail_relight_descent", 1)]
+
+
+@pytest.mark.parametrize(("rel", "engine"), RELIGHTS, ids=[r for r, _ in RELIGHTS])
+def test_a_relight_flown_on_the_ecams_cue_is_in_order(rel, engine):
+    """The ENG MASTER line of ENG FAIL shows no earlier than the scenario's 30 s `when:` allows: it used
+    to show 30 s after the failure, 22-26 s after the IDLE and IGN selections the `when:` counts from."""
+    card, _ = fly(scenario(rel), RelightOnTheEcamCue(engine))
+    assert (not_in_turn(card), card.in_order, card.compliant_success) == ([], True, True)
+
+
 def test_the_g_y_lines_ptu_off_is_optional_in_both_dual_flame_outs():
     """HYD G+Y SYS LO PR shows with both engines out; its first line, PTU OFF, was optional in the cruise
     scenario and harmful in the descent mirror (same situation, opposite verdicts)."""
