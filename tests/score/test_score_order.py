@@ -46,6 +46,8 @@ PILOT_EQUIVALENT = [
     ("eng/dual_failure_relight_cruise", dict(move=(("ENG MODE", "IGN START"), 0))),
     ("fire/eng1_cruise_first_agent", dict(move=(("ATC", "NOTIFY"), 0))),
     ("air/excess_cab_alt_cruise", dict(move=(("ATC", "NOTIFY"), 2))),  # right after the masks and signs
+    # the level-3 B+Y warning (no PTU line) taken before the Y RSVR LO LVL caution's PTU OFF
+    ("hyd/b_y_sys_lo_pr_leaks_descent", dict(swap=(("PTU", "OFF"), ("ENG 2 PUMP", "OFF")))),
 ]
 
 
