@@ -186,3 +186,24 @@ def test_the_g_y_lines_ptu_off_is_optional_in_both_dual_flame_outs():
         sc = scenario(rel)
         card, _ = fly(sc, ProcedureThen([("PTU", "OFF"), *ops(sc)], procedure=False))
         assert (rel, not_in_turn(card), card.compliant_success) == (rel, [], True)
+
+
+SPD_MAX_APPROPRIATE = ["air/excess_cab_alt_cruise", "air/excess_cab_alt_climb", "air/pack_1_2_fault_cruise"]
+
+
+@pytest.mark.parametrize("rel", SPD_MAX_APPROPRIATE)
+@pytest.mark.parametrize("speed", ["350 KT", "320 KT"])
+def test_spd_max_appropriate_is_done_by_any_speed_the_step_accepts(rel, speed):
+    """The FCU SPD step of an emergency descent: VMO (350 kt) or a lower appropriate speed does it; only
+    340 KT did, so a crew selecting VMO reached the outcome with the procedure incomplete."""
+    sc = scenario(rel)
+    flown = [(c, speed if (c, p) == ("FCU SPD", "340 KT") else p) for c, p in ops(sc)]
+    card, _ = fly(sc, ProcedureThen(flown, procedure=False))
+    assert (not_in_turn(card), card.completion, card.compliant_success) == ([], 1.0, True)
+
+
+def test_a_speed_the_step_does_not_accept_leaves_it_undone():
+    sc = scenario("air/excess_cab_alt_cruise")
+    flown = [(c, "250 KT" if (c, p) == ("FCU SPD", "340 KT") else p) for c, p in ops(sc)]
+    card, _ = fly(sc, ProcedureThen(flown, procedure=False))
+    assert (card.steps_satisfied, card.steps_total, card.compliant_success) == (16, 17, False)
