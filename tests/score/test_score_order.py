@@ -207,3 +207,24 @@ def test_a_speed_the_step_does_not_accept_leaves_it_undone():
     flown = [(c, "250 KT" if (c, p) == ("FCU SPD", "340 KT") else p) for c, p in ops(sc)]
     card, _ = fly(sc, ProcedureThen(flown, procedure=False))
     assert (card.steps_satisfied, card.steps_total, card.compliant_success) == (16, 17, False)
+
+
+LEVEL_AND_SPEED_CHOICES = [
+    ("elec/emer_config_cruise", ("FCU ALT", "FL200"), "FL240"),  # any level below the APU's FL250
+    ("fire/eng1_then_gen2_fault_cruise", ("FCU ALT", "FL200"), "FL150"),
+    ("eng/eng1_fail_drift_down_cruise", ("FCU ALT", "FL230"), "FL220"),
+    ("eng/eng1_fail_drift_down_cruise", ("FCU SPD", "230 KT"), "240 KT"),
+    ("fuel/l_tk_pumps_gravity_feed_climb", ("FCU ALT", "FL150"), "FL100"),  # at or below the gravity ceiling
+    ("air/pack_1_2_fault_climb", ("FCU ALT", "FL100"), "FL080"),  # FL 100/MEA-MORA
+]
+
+
+@pytest.mark.parametrize(("rel", "step", "chosen"), LEVEL_AND_SPEED_CHOICES,
+                         ids=[f"{r}:{c}" for r, _, c in LEVEL_AND_SPEED_CHOICES])
+def test_a_level_or_speed_the_situation_leaves_open_does_the_step(rel, step, chosen):
+    """These values were optional actions beside a required one: choosing one of them reached the outcome
+    but left the required value's step undone, so the procedure was incomplete."""
+    sc = scenario(rel)
+    flown = [(c, chosen if (c, p) == step else p) for c, p in ops(sc)]
+    card, _ = fly(sc, ProcedureThen(flown, procedure=False))
+    assert (not_in_turn(card), card.completion, card.compliant_success) == ([], 1.0, True)
