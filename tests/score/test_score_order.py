@@ -216,6 +216,7 @@ LEVEL_AND_SPEED_CHOICES = [
     ("eng/eng1_fail_drift_down_cruise", ("FCU SPD", "230 KT"), "240 KT"),
     ("fuel/l_tk_pumps_gravity_feed_climb", ("FCU ALT", "FL150"), "FL100"),  # at or below the gravity ceiling
     ("air/pack_1_2_fault_climb", ("FCU ALT", "FL100"), "FL080"),  # FL 100/MEA-MORA
+    ("air/pack_1_2_fault_cruise", ("FCU ALT", "FL100"), "FL080"),  # its outcome asked for 9,500-10,500 ft
 ]
 
 
