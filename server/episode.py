@@ -52,9 +52,10 @@ def book_actions(sc: Scenario, *, with_captain: bool = False) -> frozenset[tuple
     those as called for too (bridge/score/crew.py)."""
     gt = sc.ground_truth
     steps = [*(s for block in gt.procedure for s in block.steps), *gt.optional_actions]
+    also = [(s.control, p) for block in gt.procedure for s in block.steps for p in s.also]
     if with_captain and sc.captain is not None:
         steps += [i.expect for i in sc.captain.instructions if i.expect is not None]
-    return frozenset((s.control, s.position) for s in steps)
+    return frozenset([*((s.control, s.position) for s in steps), *also])
 
 
 class EpisodeOver(Exception):

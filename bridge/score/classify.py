@@ -122,7 +122,7 @@ class ProcedureTracker:
             # (and none is skipped). A scenario whose step is already in place fails validate.
             return Classification(CommandClass.REDUNDANT, {"kind": "no_change"})
         candidates = [(bi, j) for bi, block in enumerate(blocks) for j, step in enumerate(block.steps)
-                      if not self.done[bi][j] and step.key == key]
+                      if not self.done[bi][j] and step.matches(key)]
         if candidates:
             ready = [ref for ref in candidates if self._predecessors_done(ref)]
             bi, j = (ready or candidates)[0]
@@ -142,7 +142,7 @@ class ProcedureTracker:
 
         for bi, block in enumerate(blocks):
             for j, step in enumerate(block.steps):
-                if self.done[bi][j] and step.key == key:
+                if self.done[bi][j] and step.matches(key):
                     return Classification(CommandClass.REDUNDANT, _step_ref("step", block.name, j, step))
         if key in DECLARATIONS:
             return Classification(CommandClass.UNWARRANTED_DECLARATION)

@@ -33,6 +33,10 @@ class Step:
     after: tuple[str, ...] = ()
     when: tuple[dict[str, Any], ...] = ()  # preconditions: the server judges them, scoring reads its record
     early: str = "out_of_order"  # how a command taken before its `when` holds is classified
+    also: tuple[tuple[str, str], ...] = ()  # the keys of the other positions that do this step as well
+
+    def matches(self, key: tuple[str, str]) -> bool:
+        return key == self.key or key in self.also
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,5 +129,6 @@ def _dicts(items: Any) -> list[dict[str, Any]]:
 def _steps(items: Any) -> tuple[Step, ...]:
     return tuple(Step(str(s.get("control")), str(s.get("position")), action_key(s.get("control"), s.get("position")),
                       str(s.get("id") or ""), tuple(str(a) for a in _list(s.get("after"))),
-                      tuple(_dicts(s.get("when"))), str(s.get("early") or "out_of_order"))
+                      tuple(_dicts(s.get("when"))), str(s.get("early") or "out_of_order"),
+                      tuple(action_key(s.get("control"), p) for p in _list(s.get("also"))))
                  for s in _dicts(items))

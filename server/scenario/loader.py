@@ -170,6 +170,11 @@ def cross_check(sc: Scenario, name: str) -> list[Problem]:
     for b, block in enumerate(gt.procedure):
         for s, step in enumerate(block.steps):
             control(f"ground_truth.procedure[{b}].steps[{s}]", step.control, step.position)
+            c = CONTROLS.get(step.control)
+            for k, pos in enumerate(step.also if c is not None else ()):
+                if pos not in c.positions:
+                    P(f"ground_truth.procedure[{b}].steps[{s}].also[{k}]",
+                      f"control {step.control!r} has no position {pos!r} (positions: {', '.join(c.positions)})")
             for k, cond in enumerate(step.when):
                 if isinstance(cond, StatePredicate):
                     pred(f"ground_truth.procedure[{b}].steps[{s}].when[{k}]", cond)

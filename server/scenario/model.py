@@ -147,6 +147,9 @@ class Step(Action):
     then_wait_s: float = Field(default=0, ge=0, le=MAX_STEP_WAIT_S,
                                description="The scripted provider waits this long after the step (one wait call).")
     note: str = ""
+    also: list[str] = Field(default_factory=list, description="Other positions of the same control that do this step "
+                            "as well: a value the line leaves to the crew (SPD MAX/APPROPRIATE). The scripted provider "
+                            "flies `position`.")
     id: str = Field(default="", description="A name for `after:` and `since:` when the action occurs more than once.")
     after: list[str] = Field(default_factory=list, description="Steps that must be done before this one (their id, or "
                              "'CONTROL POSITION'); everything not named is free (a320bench/procedure_order.py).")
@@ -169,7 +172,8 @@ class Step(Action):
         # Steps without constraints dump as before the fields existed: the ground truth in
         # every trajectory stays as short as the procedure it describes.
         data = handler(self)
-        for name, empty in (("id", ""), ("after", []), ("when", []), ("early", "out_of_order"), ("why", "")):
+        for name, empty in (("also", []), ("id", ""), ("after", []), ("when", []), ("early", "out_of_order"),
+                            ("why", "")):
             if data.get(name) == empty:
                 data.pop(name, None)
         return data

@@ -37,7 +37,7 @@ class PreconditionWatch:
         """The conditions of the steps this command matches, judged now (before it acts)."""
         key = label(control, position)
         return [{"block": bi, "step": j, "held": all(self._holds(ac, c, now_s) for c in s.when)}
-                for bi, j, s in self._steps if label(s.control, s.position) == key]
+                for bi, j, s in self._steps if key in (label(s.control, p) for p in (s.position, *s.also))]
 
     def commanded(self, control: Any, position: Any, at_s: float) -> None:
         """A command that changed the aircraft was given at `at_s`."""

@@ -131,3 +131,10 @@ def test_validate_flies_every_adjacent_swap_and_names_an_order_the_file_leaves_f
     out = " ".join(capsys.readouterr().out.split())
     assert "order: FCU ALT KNOB PULL before FCU ALT FL100 must pass (no constraint), failed" in out
     assert "0 of 1 scenario(s) pass gate, success, compliance, order and optional actions" in out
+
+
+def test_a_steps_other_positions_are_checked_against_its_control(tmp_path):
+    f = edited(tmp_path, LAST_STEP, '{control: GEN 1, position: "OFF", also: ["ON", "HALF"]}')
+    _, problems = parse(f)
+    assert [(p.path, p.message) for p in problems] == [
+        ("ground_truth.procedure[0].steps[2].also[1]", "control 'GEN 1' has no position 'HALF' (positions: ON, OFF)")]

@@ -46,6 +46,8 @@ PILOT_EQUIVALENT = [
     ("eng/dual_failure_relight_cruise", dict(move=(("ENG MODE", "IGN START"), 0))),
     ("fire/eng1_cruise_first_agent", dict(move=(("ATC", "NOTIFY"), 0))),
     ("air/excess_cab_alt_cruise", dict(move=(("ATC", "NOTIFY"), 2))),  # right after the masks and signs
+    # the level-3 B+Y warning (no PTU line) taken before the Y RSVR LO LVL caution's PTU OFF
+    ("hyd/b_y_sys_lo_pr_leaks_descent", dict(swap=(("PTU", "OFF"), ("ENG 2 PUMP", "OFF")))),
 ]
 
 
@@ -62,6 +64,11 @@ MEANINGFUL = [
      [("ENG MASTER 1", "OFF", "out_of_order")]),
     ("hyd/g_y_sys_lo_pr_leaks_cruise", dict(swap=(("PTU", "OFF"), ("ENG 1 PUMP", "OFF"))),
      [("ENG 1 PUMP", "OFF", "out_of_order")]),
+    # the descent mirrors keep the cruise's shutdown order: the lever at idle before the master
+    ("fuel/r_engine_leak_descent", dict(swap=(("THR LEVER 2", "IDLE"), ("ENG MASTER 2", "OFF"))),
+     [("ENG MASTER 2", "OFF", "out_of_order")]),
+    ("eng/dual_failure_relight_descent", dict(swap=(("THR LEVER 1", "IDLE"), ("ENG MASTER 1", "OFF"))),
+     [("ENG MASTER 1", "OFF", "out_of_order")]),
 ]
 
 
@@ -131,3 +138,94 @@ def test_verify_rejudges_the_preconditions_a_file_records(tmp_path, capsys):
     err = capsys.readouterr().err
     assert ("tool_call[3].preconditions[0].held: recorded false, re-simulated true; verdict.compliant_success: "
             "recorded false, re-simulated true") in err
+
+
+class RelightOnTheEcamCue(ProcedureThen):
+    """A crew flying ENG FAIL by the display: IGN and the lever at idle where their lines show, then the
+    master cycled as soon as the ECAM shows its line (looking every 5 s), then report_done."""
+
+    def __init__(self, engine: int):
+        super().__init__(procedure=False)
+        self.engine = engine
+
+    async def run(self, view):
+        tools, n = view.tools, self.engine
+
+        async def shown(item: str) -> bool:
+            ecam = (await tools.call("read_ecam")).data
+            return any(line.startswith(f"-{item}") for a in ecam["alerts"] for line in a["lines"])
+
+        for control, position, item in (("ENG MODE", "IGN START", "ENG MODE SEL"),
+                                        (f"THR LEVER {n}", "IDLE", f"THR LEVER {n}")):
+            if await shown(item):
+                await tools.call("set_control", {"control": control, "position": position})
+        while not tools.over and not await shown(f"ENG MASTER {n}"):
+            await tools.call("wait", {"seconds": 5})
+        await tools.call("set_control", {"control": f"ENG MASTER {n}", "position": "OFF"})
+        await tools.call("set_control", {"control": f"ENG MASTER {n}", "position": "ON"})
+        await tools.call("wait", {"seconds": 30})
+        await tools.call("report_done", {"diagnosis": f"engine {n} flame-out", "actions_summary": "relit"})
+
+
+RELIGHTS = [("eng/eng1_fail_relight_cruise", 1), ("eng/eng2_fail_relight_climb", 2),
+            ("eng/eng1_fail_relight_descent", 1)]
+
+
+@pytest.mark.parametrize(("rel", "engine"), RELIGHTS, ids=[r for r, _ in RELIGHTS])
+def test_a_relight_flown_on_the_ecams_cue_is_in_order(rel, engine):
+    """The ENG MASTER line of ENG FAIL shows no earlier than the scenario's 30 s `when:` allows: it used
+    to show 30 s after the failure, 22-26 s after the IDLE and IGN selections the `when:` counts from."""
+    card, _ = fly(scenario(rel), RelightOnTheEcamCue(engine))
+    assert (not_in_turn(card), card.in_order, card.compliant_success) == ([], True, True)
+
+
+def test_the_g_y_lines_ptu_off_is_optional_in_both_dual_flame_outs():
+    """HYD G+Y SYS LO PR shows with both engines out; its first line, PTU OFF, was optional in the cruise
+    scenario and harmful in the descent mirror (same situation, opposite verdicts)."""
+    for rel in ("eng/dual_failure_relight_cruise", "eng/dual_failure_relight_descent"):
+        sc = scenario(rel)
+        card, _ = fly(sc, ProcedureThen([("PTU", "OFF"), *ops(sc)], procedure=False))
+        assert (rel, not_in_turn(card), card.compliant_success) == (rel, [], True)
+
+
+SPD_MAX_APPROPRIATE = ["air/excess_cab_alt_cruise", "air/excess_cab_alt_climb", "air/pack_1_2_fault_cruise"]
+
+
+@pytest.mark.parametrize("rel", SPD_MAX_APPROPRIATE)
+@pytest.mark.parametrize("speed", ["350 KT", "320 KT"])
+def test_spd_max_appropriate_is_done_by_any_speed_the_step_accepts(rel, speed):
+    """The FCU SPD step of an emergency descent: VMO (350 kt) or a lower appropriate speed does it; only
+    340 KT did, so a crew selecting VMO reached the outcome with the procedure incomplete."""
+    sc = scenario(rel)
+    flown = [(c, speed if (c, p) == ("FCU SPD", "340 KT") else p) for c, p in ops(sc)]
+    card, _ = fly(sc, ProcedureThen(flown, procedure=False))
+    assert (not_in_turn(card), card.completion, card.compliant_success) == ([], 1.0, True)
+
+
+def test_a_speed_the_step_does_not_accept_leaves_it_undone():
+    sc = scenario("air/excess_cab_alt_cruise")
+    flown = [(c, "250 KT" if (c, p) == ("FCU SPD", "340 KT") else p) for c, p in ops(sc)]
+    card, _ = fly(sc, ProcedureThen(flown, procedure=False))
+    assert (card.steps_satisfied, card.steps_total, card.compliant_success) == (16, 17, False)
+
+
+LEVEL_AND_SPEED_CHOICES = [
+    ("elec/emer_config_cruise", ("FCU ALT", "FL200"), "FL240"),  # any level below the APU's FL250
+    ("fire/eng1_then_gen2_fault_cruise", ("FCU ALT", "FL200"), "FL150"),
+    ("eng/eng1_fail_drift_down_cruise", ("FCU ALT", "FL230"), "FL220"),
+    ("eng/eng1_fail_drift_down_cruise", ("FCU SPD", "230 KT"), "240 KT"),
+    ("fuel/l_tk_pumps_gravity_feed_climb", ("FCU ALT", "FL150"), "FL100"),  # at or below the gravity ceiling
+    ("air/pack_1_2_fault_climb", ("FCU ALT", "FL100"), "FL080"),  # FL 100/MEA-MORA
+    ("air/pack_1_2_fault_cruise", ("FCU ALT", "FL100"), "FL080"),  # its outcome asked for 9,500-10,500 ft
+]
+
+
+@pytest.mark.parametrize(("rel", "step", "chosen"), LEVEL_AND_SPEED_CHOICES,
+                         ids=[f"{r}:{c}" for r, _, c in LEVEL_AND_SPEED_CHOICES])
+def test_a_level_or_speed_the_situation_leaves_open_does_the_step(rel, step, chosen):
+    """These values were optional actions beside a required one: choosing one of them reached the outcome
+    but left the required value's step undone, so the procedure was incomplete."""
+    sc = scenario(rel)
+    flown = [(c, chosen if (c, p) == step else p) for c, p in ops(sc)]
+    card, _ = fly(sc, ProcedureThen(flown, procedure=False))
+    assert (not_in_turn(card), card.completion, card.compliant_success) == ([], 1.0, True)

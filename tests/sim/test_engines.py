@@ -328,3 +328,31 @@ def test_an_engine_starts_to_idle_in_35_to_60_s_and_idles_at_20_pct_n1_60_pct_n2
     assert 35.0 <= ac.sim_time - t0 <= 60.0
     ac.advance(30.0)
     assert (ac.get("eng2.n1_pct"), ac.get("eng2.n2_pct"), ac.get("eng2.ff_kgh")) == (20.0, 60.0, 300)
+
+
+def test_eng_fail_gives_the_relight_30_s_with_ignition_and_idle_before_the_master_line():
+    """ENG-01, FWC-02: .IF NO RELIGHT AFTER 30S counts from the IGN and IDLE selections (the scenarios'
+    `when:` does too), not from the failure: a crew acting on the line is never early."""
+    ac = build("cruise")
+    ac.inject_failure("eng1_flameout")
+    ac.advance(28.0)
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.advance(25.0)
+    assert ac.get("eng1.running") is False
+    assert _lines(ac, "ENG 1 FAIL") == [".IF NO RELIGHT AFTER 30S"]
+    ac.advance(5.0)
+    assert _lines(ac, "ENG 1 FAIL")[:2] == [".IF NO RELIGHT AFTER 30S", "-ENG MASTER 1........OFF"]
+
+
+def test_eng_fail_shows_the_damage_branches_once_the_master_is_off():
+    """ENG-01, FWC-02: a master set OFF is the crew's verdict that the engine did not relight."""
+    ac = build("cruise")
+    ac.inject_failure("eng2_flameout_damage")
+    ac.advance(10.0)
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("THR LEVER 2", "IDLE")
+    ac.set_control("ENG MASTER 2", "OFF")
+    ac.advance(1.0)
+    assert _lines(ac, "ENG 2 FAIL") == [".IF NO RELIGHT AFTER 30S", ".IF DAMAGE :", "-ENG 2 FIRE P/B.....PUSH",
+                                        "-AGENT1 AFTER 10S..DISCH", ".IF NO DAMAGE :", "-ENG 2 RELIGHT..CONSIDER"]

@@ -8,11 +8,13 @@ high N1 vibration) as on the aircraft.
 
 from __future__ import annotations
 
+import math
+
 from ..eng import OIL_HI_TEMP_C, OIL_LO_PR_PSI
 from .alerts_fire import _agent_timer_text
 from .model import AlertDef, Ctx, Line, dots, info
 
-RELIGHT_WAIT_S = 30.0  # .IF NO RELIGHT AFTER 30S: the countdown starts with the alert (FCOM)
+RELIGHT_WAIT_S = 30.0  # .IF NO RELIGHT AFTER 30S: with ignition on and the lever at idle (FCOM ENG FAIL)
 OIL_HI_TEMP_IDLE_WAIT_S = 30.0  # simplified from the FCOM's minutes at idle
 APU_START_MAX_FT = 25000.0
 
@@ -37,6 +39,20 @@ def _held_s(c: Ctx, control: str, position: str) -> float:
     return c.ac.sim_time - since
 
 
+def _in_position_s(c: Ctx, control: str, position: str) -> float:
+    """Seconds `control` has stood at `position`, from the first of the crew's unbroken selections of it
+    (a repeat is no break); infinite when the crew never selected it (set before the crew's record)."""
+    if c.pos(control) != position:
+        return 0.0
+    since = None
+    for t, name, pos in reversed(c.ac.events):
+        if name == control:
+            if pos != position:
+                break
+            since = t
+    return math.inf if since is None else c.ac.sim_time - since
+
+
 def _ground_procedure(ac) -> bool:
     # FBW: the "before takeoff / after landing" procedure in FWC phases 1-3 and 8-10.
     p = ac.flight.fwc_phase(ac)
@@ -57,7 +73,16 @@ def _eng_fail(n: int) -> AlertDef:
 
     flight = lambda c: not _ground_procedure(c.ac)  # noqa: E731
     ground = lambda c: _ground_procedure(c.ac)  # noqa: E731
-    after_wait = lambda c: ground(c) or eng(c.ac).fail_s >= RELIGHT_WAIT_S - 1e-6  # noqa: E731
+
+    def after_wait(c: Ctx) -> bool:
+        # .IF NO RELIGHT AFTER 30S: the engine is given 30 s with continuous ignition and its lever at
+        # idle (the two lines above) to relight, counted from the later of the failure and those two
+        # selections; a master already OFF is the crew's verdict that it did not relight.
+        if ground(c) or c.pos(f"ENG MASTER {n}") == "OFF":
+            return True
+        given = min(eng(c.ac).fail_s, _in_position_s(c, "ENG MODE", "IGN START"), _in_position_s(c, f"THR LEVER {n}", "IDLE"))
+        return given >= RELIGHT_WAIT_S - 1e-6
+
     return AlertDef(
         f"ENG {n} FAIL", 2, "ENG", "ENG", when,
         lines=(
