@@ -355,8 +355,8 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
         if record_error:
             console.error(record_error)
         if record["not_started"]:
-            console.note(f"{record['not_started']} episode(s) not started; free space and run the same command "
-                         "again to resume")
+            console.note(f"{record['not_started']} episode(s) not started; free space (or make the disk writable) "
+                         "and run the same command again to resume")
         return exitcodes.STORAGE
     if counts.get(EndReason.INVALID_SCENARIO):
         return exitcodes.INVALID_SCENARIO

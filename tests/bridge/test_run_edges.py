@@ -110,7 +110,7 @@ def test_a_disk_that_fills_mid_run_ends_the_episode_storage_error_and_exits_74(t
         lines = [line for line in err.splitlines() if line.startswith("error: ")]
         assert lines[0].startswith("error: elec_") and lines[0].endswith(": No space left on device")
         assert f"cannot write the trajectory {disk / 'out'}/" in lines[0]
-        assert "episode(s) not started; free space and run the same command again to resume" in err
+        assert "episode(s) not started; free space (or make the disk writable) and run the same command again to resume" in err
         from a320bench.server.trajectory import is_complete
 
         # Nothing the full disk cut short stands as a result: a resume reruns it.

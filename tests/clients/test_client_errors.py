@@ -93,7 +93,7 @@ def test_a_disk_that_fills_during_client_episodes_ends_one_storage_error_and_sta
         assert "Traceback" not in err
         storage = [line for line in err.splitlines() if "cannot write the trajectory" in line]
         assert len(storage) == 1 and storage[0].endswith(": No space left on device")
-        assert "episode(s) not started; free space and run the same command again to resume" in err
+        assert "episode(s) not started; free space (or make the disk writable) and run the same command again to resume" in err
         # Nothing the full disk cut short stands as a result: a resume reruns it.
         files = list(out.rglob("*.jsonl"))
         assert [p for p in files if not is_complete(p)] != []

@@ -166,7 +166,7 @@ def test_a_disk_that_fills_under_worker_processes_stops_every_worker_and_exits_7
         assert "Traceback" not in err
         assert [line for line in err.splitlines() if line.startswith("error: ")][0].endswith(
             ": No space left on device")
-        assert "episode(s) not started; free space and run the same command again to resume" in err
+        assert "episode(s) not started; free space (or make the disk writable) and run the same command again to resume" in err
         files = list((disk / "out").rglob("*.jsonl"))
         cut = [p for p in files if not is_complete(p)]
         # Each worker had at most one episode in flight when the disk filled; nothing cut stands as a result,
