@@ -105,7 +105,12 @@ def test_closing_stdin_finalises_the_verdict_and_exits_0_well_within_two_seconds
 def test_sigterm_or_a_hangup_finalises_the_verdict_and_exits_0_at_once(tmp_path, sig):
     # SIGHUP: the terminal a person serves from is closed; it used to kill the server before the final.
     result, traj, flags = _files(tmp_path)
-    srv = RawServe(ELEC, *flags, cwd=tmp_path)
+    # Served from a terminal, where a hangup is not ignored: a suite run under nohup would pass its SIG_IGN on.
+    before = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        srv = RawServe(ELEC, *flags, cwd=tmp_path)
+    finally:
+        signal.signal(signal.SIGHUP, before)
     srv.initialize()
     srv.call("set_control", {"control": "GEN 1", "position": "OFF"})
     srv.proc.send_signal(sig)
