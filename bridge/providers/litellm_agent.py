@@ -114,9 +114,10 @@ def _error_in_a_200(e: BaseException) -> bool:
     with the body's code as the status (422 when there is none: then a BadRequestError, which on a later
     turn would be taken for the conversation's fault); a request the provider rejected has the HTTP status
     error at the root instead. A body that names an HTTP code is read as that code, like a status."""
-    root = e
-    while root.__cause__ is not None or root.__context__ is not None:
-        root = root.__cause__ or root.__context__  # type: ignore[assignment]
+    root, seen = e, {id(e)}
+    while (nxt := root.__cause__ or root.__context__) is not None and id(nxt) not in seen:  # a chain may loop
+        root = nxt
+        seen.add(id(root))
     code = getattr(root, "status_code", 0)
     return type(root) is Exception and code != 0 and (not isinstance(code, int) or code == 422)
 

@@ -243,3 +243,17 @@ def test_a_genuine_provider_error_verifies_and_a_relabelled_model_does_not(tmp_p
     path.write_text("".join(json.dumps(e) + "\n" for e in evs))
     assert main(["score", "--verify", str(path)]) == exitcodes.FAILED_CHECKS
     assert "assistant turn 1: answered by 'fake-model', meta.model is 'openai/gpt-4.1'" in capsys.readouterr().err
+
+
+def test_an_exception_chain_that_loops_is_read_to_its_end_once():
+    # Reading a fault's root follows __cause__ and __context__; a chain that loops back (code can set
+    # either) must end the walk rather than hang the episode's error handling.
+    from a320bench.bridge.providers.litellm_agent import _error_in_a_200
+
+    body = Exception("the provider's error object")
+    body.status_code = 422
+    wrapped = RuntimeError("litellm's")
+    wrapped.__context__ = body
+    assert _error_in_a_200(wrapped) is True
+    body.__context__ = wrapped  # now a loop: the walk stops where it would come round again, at the body
+    assert _error_in_a_200(wrapped) is True
