@@ -1,12 +1,13 @@
-"""SIGTERM stops a command as Ctrl-C does, wherever it lands.
+"""SIGTERM and a hangup stop a command as Ctrl-C does, wherever they land.
 
-`run` and `serve` listen for both signals while their event loop runs (they end the
-episodes in flight `interrupted`); outside it -- while a command loads its modules
-(seconds on a loaded machine), and after the loop, while the summary prints -- Python
-turns Ctrl-C into KeyboardInterrupt, which `cli.main` makes one line and exit 130,
-but SIGTERM killed the process silently. `sigterm_as_ctrl_c` makes SIGTERM raise the
-same KeyboardInterrupt for the whole command; `rearm` puts it back after an event loop
-whose signal receiver reset SIGTERM to the default on the way out (asyncio does).
+`run` and `serve` listen for the ending signals (`a320bench.ending_signals`) while
+their event loop runs (they end the episodes in flight `interrupted`); outside it --
+while a command loads its modules (seconds on a loaded machine), and after the loop,
+while the summary prints -- Python turns Ctrl-C into KeyboardInterrupt, which
+`cli.main` makes one line and exit 130, but SIGTERM and SIGHUP killed the process
+silently. `sigterm_as_ctrl_c` makes them raise the same KeyboardInterrupt for the
+whole command; `rearm` puts that back after an event loop whose signal receiver reset
+them to the default on the way out (asyncio does).
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from a320bench.ending_signals import ending_signals
+
+_armed: list[signal.Signals] = []  # what `sigterm_as_ctrl_c` took over, for `rearm`
 
 
 def _as_ctrl_c(signum: int, frame: Any) -> None:
@@ -28,7 +33,8 @@ def _main_thread() -> bool:
 
 def rearm() -> None:
     if _main_thread():
-        signal.signal(signal.SIGTERM, _as_ctrl_c)
+        for signum in _armed:
+            signal.signal(signum, _as_ctrl_c)
 
 
 @contextmanager
@@ -36,8 +42,13 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     if not _main_thread():
         yield
         return
-    before = signal.signal(signal.SIGTERM, _as_ctrl_c)
+    # Python already turns SIGINT into KeyboardInterrupt; an ignored hangup (nohup) stays ignored.
+    taken = [s for s in ending_signals() if s != signal.SIGINT]
+    before = {s: signal.signal(s, _as_ctrl_c) for s in taken}
+    _armed[:] = taken
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        _armed.clear()
+        for signum, handler in before.items():
+            signal.signal(signum, handler)

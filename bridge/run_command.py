@@ -6,7 +6,7 @@ skips episodes that already ended with a result (unless --force) and reruns
 the others (server/end_reason.py `rerun_on_resume`), so a run killed at any
 point loses and duplicates nothing.
 
-Ctrl-C or SIGTERM: the episodes in flight end `interrupted` (recorded as their
+Ctrl-C, SIGTERM or a hangup (not under nohup): the episodes in flight end `interrupted` (recorded as their
 final), the run record says so, exit 130. An output the disk refuses before any
 episode is a usage error (exit 2); during the run, the episode ends
 `storage_error`, no further episode starts, exit 74.
@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from a320bench.ending_signals import ending_signals
 from a320bench.secrets import Scrubber, environment_secrets, redact_credentials, sampling_secrets
 from a320bench.server.end_reason import EndReason
 
@@ -321,7 +322,7 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
 
     state = RunState(agent_broken=isinstance(agent, BrokenPluginAgent))  # said once already
     anyio.run(_run_all, executor, chains, job, state, args.no_progress)
-    interrupts.rearm()  # the loop's signal receiver left SIGTERM at its default
+    interrupts.rearm()  # the loop's signal receiver left SIGTERM and SIGHUP at their defaults
     results = state.results
     counts = Counter(str(r.reason) for r in results)
     record["counts"] = dict(sorted(counts.items()))
@@ -382,12 +383,12 @@ async def _run_all(executor: Any, chains: list[Any], job: Any, state: Any, no_pr
         state.progress_task = state.progress.add_task("episodes", total=sum(len(c.episodes) for c in chains))
 
     async def on_signal(scope: Any, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
-        """Ctrl-C and SIGTERM stop the run alike: every episode in flight is cancelled and ends
-        `interrupted` (no child process outlives it)."""
+        """Ctrl-C, SIGTERM and a hangup stop the run alike: every episode in flight is cancelled and
+        ends `interrupted` (no child process outlives it)."""
         if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
             task_status.started()
             return
-        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        with anyio.open_signal_receiver(*ending_signals()) as signals:
             task_status.started()  # listening: only now may the executor start (and import) anything
             async for signum in signals:
                 state.signal = signal.Signals(signum).name

@@ -33,10 +33,11 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import sys
 from collections.abc import Callable
 from typing import Any
+
+from a320bench.ending_signals import ending_signals
 
 from ..end_reason import EndReason
 from .verdict_file import VerdictFile
@@ -49,14 +50,6 @@ EXIT_INTERNAL = 70  # a bug of ours: the setup crashed, or the episode ended wit
 EXIT_STORAGE = 74  # the disk refused the trajectory (the episode ended storage_error) or the verdict mid-episode
 TOKEN_ENV = "A320_BENCH_TOKEN"  # serve --http: the bearer token clients must send
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
-
-def _ending_signals() -> tuple[int, ...]:
-    """What ends a served episode from outside, as closing stdin does: the client's SIGTERM, Ctrl-C, and
-    the hangup of the terminal a person serves from (it killed us before the final), unless ignored
-    (`nohup`)."""
-    hangup = () if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN else (signal.SIGHUP,)
-    return (signal.SIGTERM, signal.SIGINT, *hangup)
 
 
 log = logging.getLogger("a320bench.serve")
@@ -269,7 +262,7 @@ async def _serve(server: Any, finish: Callable[[], int]) -> int:
     import anyio
 
     async def on_signal() -> None:
-        with anyio.open_signal_receiver(*_ending_signals()) as signals:
+        with anyio.open_signal_receiver(*ending_signals()) as signals:
             async for _ in signals:
                 code = finish()
                 # The stdin reader blocks in a worker thread that cancellation cannot
@@ -296,7 +289,7 @@ async def _serve_http(episode: Any, profile: Any, finish: Callable[[], int], arg
     try:
         async with serve_http(episode, profile, host=args.host or "127.0.0.1", port=args.port or 0, token=token,
                               auth=token is not None, on_client_identified=identified) as endpoint:
-            with anyio.open_signal_receiver(*_ending_signals()) as signals:
+            with anyio.open_signal_receiver(*ending_signals()) as signals:
                 auth = f"; clients send the bearer token in ${TOKEN_ENV}" if token else "; no token (loopback only)"
                 print(f"serving {episode.scenario.id} ({profile.name} profile) at {endpoint.url}{auth}; "
                       "Ctrl-C or SIGTERM ends the episode", file=sys.stderr, flush=True)

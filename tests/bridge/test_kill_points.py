@@ -60,26 +60,33 @@ def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(tmp_path, entry
     assert not out.exists()  # nothing started: nothing to resume
 
 
-# Sends SIGTERM to this process when `run` has flown every episode, before it prints the summary.
-SIGTERM_AFTER_THE_EPISODES = """
+# Sends `SIG` to this process when `run` has flown every episode, before it prints the summary.
+SIGNAL_AFTER_THE_EPISODES = """
 import os, signal
 from a320bench.bridge import run_command
 
 def summary(*args):
-    os.kill(os.getpid(), signal.SIGTERM)
+    os.kill(os.getpid(), signal.{sig})
 
 run_command._print_summary = summary
 """
 
+# As from a terminal, where a hangup is not ignored: a suite run under nohup would pass its SIG_IGN on.
+HANGUP_AT_DEFAULT = "import signal\nsignal.signal(signal.SIGHUP, signal.SIG_DFL)\n"
+
 
 @pytest.mark.slow
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
 @pytest.mark.parametrize("when, prelude", [
-    ("while run loads", SIGNAL_AT_IMPORT.format(at="anyio", sig="SIGTERM")),
-    ("after the episodes", SIGTERM_AFTER_THE_EPISODES),
+    ("while run loads", SIGNAL_AT_IMPORT.format(at="anyio", sig="{sig}")),
+    ("after the episodes", SIGNAL_AFTER_THE_EPISODES),
 ], ids=["loading", "after-the-episodes"])
-def test_sigterm_outside_the_event_loop_is_one_line_and_exit_130_as_ctrl_c(tmp_path, when, prelude):
-    # Found: SIGTERM killed the process silently (exit -15) unless it landed while the episodes flew.
+def test_sigterm_or_a_hangup_outside_the_event_loop_is_one_line_and_exit_130_as_ctrl_c(tmp_path, when, prelude,
+                                                                                        sig):
+    # Found: SIGTERM (exit -15) and a hangup (exit -1) killed the process silently unless they landed while
+    # the episodes flew.
     out = tmp_path / "out"
+    prelude = HANGUP_AT_DEFAULT + prelude.replace("{sig}", sig)
     p = started("python -m", prelude, "run", "--scenario", SCENARIO, "--out", str(out), "--no-progress")
     assert (p.returncode, p.stderr.splitlines()[-1]) == (130, "interrupted"), p.stderr
     assert "Traceback" not in p.stderr

@@ -42,8 +42,9 @@ def cli(*args: str, env: dict[str, str] | None = None, prelude: str = "") -> sub
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["ctrl-c", "sigterm", "hangup"])
 def test_an_interrupted_run_ends_its_episodes_interrupted_exits_130_and_resumes(tmp_path, sig):
+    # A hangup: the terminal a person runs from is closed (it used to kill the run as SIGKILL would).
     env_file = tmp_path / "creds.env"
     env_file.write_text(f"OPENAI_API_KEY={KEY}\n")
     out = tmp_path / "out"
@@ -51,8 +52,13 @@ def test_an_interrupted_run_ends_its_episodes_interrupted_exits_130_and_resumes(
         cmd = [sys.executable, "-m", "a320bench", "run", "--scenario", SCENARIO, "--model", "openai/fake-model",
                "--env-file", str(env_file), "--sampling", json.dumps({"api_base": fake.url}), "--out", str(out),
                "--no-progress"]
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
+        # Run from a terminal, where a hangup is not ignored: a suite run under nohup would pass its SIG_IGN on.
+        before = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        try:
+            proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    start_new_session=True)
+        finally:
+            signal.signal(signal.SIGHUP, before)
         deadline = time.monotonic() + 90
         while len(fake.requests) < 2 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)  # the second model request hangs: the episode is in flight

@@ -122,13 +122,13 @@ def test_sigterm_or_a_hangup_finalises_the_verdict_and_exits_0_at_once(tmp_path,
 
 
 def test_a_hangup_ignored_by_nohup_stays_ignored():
-    from a320bench.server.surface.serve import _ending_signals
+    from a320bench.ending_signals import ending_signals
 
     before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
-        assert _ending_signals() == (signal.SIGTERM, signal.SIGINT)
+        assert ending_signals() == (signal.SIGINT, signal.SIGTERM)
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
-        assert _ending_signals() == (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+        assert ending_signals() == (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     finally:
         signal.signal(signal.SIGHUP, before)
 
