@@ -129,9 +129,18 @@ def _transient(e: BaseException) -> bool:
     return isinstance(e, PROVIDER_ERRORS) and isinstance(status, int) and (status in (408, 429) or status >= 500)
 
 
+TRACEBACK = "Traceback (most recent call last):"
+
+
 def _describe(e: BaseException) -> str:
     name = type(e).__name__
-    text = " ".join(str(e).split())
+    text = str(e)
+    if TRACEBACK in text:  # litellm's "Invalid response object" carries one (local paths) and the raw arguments
+        head, _, tb = text.partition(TRACEBACK)
+        tb = tb.split("\n\n")[0]  # the traceback ends at a blank line; litellm's received_args follow
+        cause = [line for line in tb.splitlines() if line.strip() and not line.startswith(" ")]
+        text = f"{head.strip()} ({cause[-1].strip()})" if cause else head
+    text = " ".join(text.split())
     for prefix in (f"litellm.{name}: ", f"{name}: ", "litellm.BadRequestError: "):  # litellm repeats the class
         while text.startswith(prefix):
             text = text.removeprefix(prefix)

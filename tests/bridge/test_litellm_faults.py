@@ -86,6 +86,18 @@ def test_a_transient_fault_that_clears_costs_one_recorded_retry_and_nothing_else
     assert evs[-1]["reason"] == "agent_done"
 
 
+def test_litellms_invalid_response_object_is_recorded_as_its_cause_without_its_traceback(tmp_path, env_file):
+    # litellm's "Invalid response object" error carries a traceback (this machine's paths) and the raw
+    # arguments; a retry recorded all of it, cut at 300 characters.
+    with FakeOpenAI([READ, {"choices": [{"index": 0, "message": None, "finish_reason": "stop"}]}, DONE]) as fake:
+        assert run(tmp_path, env_file, fake) == exitcodes.OK
+    evs = events(tmp_path / "out" / TRAJ)
+    assert evs[4]["type"] == "provider_retry"
+    assert evs[4]["error"] == ("InternalServerError: OpenAIException - Invalid response object "
+                               "(AttributeError: 'NoneType' object has no attribute 'get')")
+    assert evs[-1]["reason"] == "agent_done"
+
+
 def test_a_refused_key_ends_provider_error_at_once_and_the_echoed_key_is_scrubbed(tmp_path, env_file, capfd):
     with FakeOpenAI([fault(401, message=f"Incorrect API key provided: {KEY}")], repeat_last=True) as fake:
         rc = run(tmp_path, env_file, fake)
