@@ -1,7 +1,9 @@
 """Models compared scenario by scenario on compliant success, so a reader sees which differences are real.
 
 For each pair of models (A, B), episodes are paired by (scenario, its version
-(scenario_sha256), run index), valid episodes only (the ones the means count). Per scenario: both rates, the
+(scenario_sha256), run index), valid episodes only (the ones the means count); episodes
+of a model that share all three (served episodes have no run index; two run folders
+both start at run 0) pair in turn. Per scenario: both rates, the
 difference A − B, the discordant pairs and an exact McNemar p-value, adjusted
 across the pair's scenarios by Holm. Overall: the mean over scenarios of the
 per-scenario differences with a paired bootstrap interval over scenarios
@@ -23,11 +25,17 @@ ALPHA = 0.05
 
 def compare_models(cards: Sequence[ScoreCard]) -> list[dict[str, Any]]:
     """One comparison per pair of models (none with fewer than two models)."""
-    outcomes: dict[str, dict[tuple[str, str, int], bool]] = {}
-    for c in cards:
-        if c.valid:  # the scenario's version too: an edited copy of a scenario is another task
-            key = (c.scenario_id, c.scenario_sha256 or "", _run(c.run_index))
-            outcomes.setdefault(c.model, {}).setdefault(key, c.compliant_success)
+    outcomes: dict[str, dict[tuple[str, str, int, int], bool]] = {}
+    # In a fixed order, so which episodes pair does not hang on the order the files were given in.
+    for c in sorted((c for c in cards if c.valid), key=lambda c: (c.identity, c.path)):
+        # The scenario's version too: an edited copy of a scenario is another task. Episodes that share a
+        # run index (served ones have none; two run folders both have run 0) pair in turn: each one counts.
+        mine = outcomes.setdefault(c.model, {})
+        base = (c.scenario_id, c.scenario_sha256 or "", _run(c.run_index))
+        turn = 0
+        while (*base, turn) in mine:
+            turn += 1
+        mine[(*base, turn)] = c.compliant_success
     models = sorted({c.model for c in cards})
     return [_pair(a, b, outcomes.get(a, {}), outcomes.get(b, {})) for a, b in combinations(models, 2)]
 
@@ -36,7 +44,7 @@ def _run(run_index: Any) -> int:
     return run_index if isinstance(run_index, int) else -1
 
 
-def _pair(a: str, b: str, oa: dict[tuple[str, str, int], bool], ob: dict[tuple[str, str, int], bool]
+def _pair(a: str, b: str, oa: dict[tuple[str, str, int, int], bool], ob: dict[tuple[str, str, int, int], bool]
           ) -> dict[str, Any]:
     shared = sorted(oa.keys() & ob.keys())
     by_scenario: dict[str, list[tuple[bool, bool]]] = {}

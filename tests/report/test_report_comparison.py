@@ -69,3 +69,17 @@ def test_episodes_of_two_versions_of_a_scenario_are_not_paired(tmp_path):
     [cmp] = compare_models(cards)
     assert (cmp["scenarios"], cmp["pairs"], cmp["unpaired"]) == (1, 1, 2)
     assert [r["scenario_id"] for r in cmp["by_scenario"]] == ["s2"]
+
+
+@pytest.mark.parametrize("run", [None, 0], ids=["served, no run index", "two run folders, both run 0"])
+def test_episodes_that_share_a_run_index_each_pair_and_none_is_dropped(tmp_path, run):
+    # Found: they folded into one pair per scenario (the first file read), the rest dropped unseen.
+    cards = []
+    for i in range(3):
+        for model, ok in (("a", True), ("b", False)):
+            folder = tmp_path / f"{model}{i}"
+            folder.mkdir()
+            cards.append(card(folder, model, "s1", run, ok))
+    [cmp] = compare_models(cards)
+    assert (cmp["scenarios"], cmp["pairs"], cmp["unpaired"], cmp["only_a"], cmp["only_b"]) == (1, 3, 0, 3, 0)
+    assert compare_models(cards[::-1]) == [cmp]  # the order the files came in changes nothing
