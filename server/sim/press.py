@@ -284,7 +284,9 @@ class Press:
             "press.cabin_vs_fpm": round(self.cabin_vs_fpm),
             "press.cabin_alt_peak_ft": round(self.cabin_alt_peak_ft),
             "press.cabin_above_14000_ft_s": round(self.cabin_above_14000_ft_s, 1),
-            "press.diff_psi": round(self.diff_psi, 2),
+            # + 0.0: never -0.0. On the ground the cabin and outside pressures are equal, and another maths
+            # library (an ulp apart) can leave a hair below zero, which rounds to -0.0 and changes the record.
+            "press.diff_psi": round(self.diff_psi, 2) + 0.0,
             "press.cabin_press_psi": round(self.cabin_psi, 3),
             "press.outflow_valve_pct": round(self.ofv_pct, 1),
             "press.safety_valve_open": self.safety_valve_open,
@@ -313,7 +315,7 @@ class Press:
             "DITCHING": c["DITCHING"],
             "cabin_alt_ft": round(self.cabin_alt_ft / 10.0) * 10,
             "cabin_vs_fpm": round(self.cabin_vs_fpm / 10.0) * 10,
-            "diff_press_psi": round(self.diff_psi, 1),
+            "diff_press_psi": round(self.diff_psi, 1) + 0.0,  # never -0.0 (see vars)
             "outflow_valve_pct": round(self.ofv_pct),
             "safety_valve": "OPEN" if self.safety_valve_open else "CLOSED",
             "inlet_flow": {"PACK 1": "ON" if ac.bleed.pack_open[0] else "OFF",
