@@ -194,7 +194,7 @@ def test_emer_config_lists_gravity_feeding_once_the_fuel_pumps_are_lost():
 
 
 def test_emer_config_asks_for_a_second_gen_reset_once_the_bus_tie_is_off():
-    """ECAM-E8: .IF UNSUCCESSFUL : BUS TIE OFF, then GEN 1+2 OFF THEN ON again with the buses split (domain
+    """FWC-07: .IF UNSUCCESSFUL : BUS TIE OFF, then GEN 1+2 OFF THEN ON again with the buses split (domain
     reference E8, FG emerconfigGen3); the avionics ventilation lines stay until both are in OVRD (FG)."""
     ac = emer_config()
     for gen in ("GEN 1", "GEN 2", "GEN 1", "GEN 2"):
@@ -217,7 +217,7 @@ def test_emer_config_asks_for_a_second_gen_reset_once_the_bus_tie_is_off():
 
 
 def test_emer_config_shows_fac_1_off_then_on_only_while_fac_1_is_disengaged():
-    """ECAM-E8: FG shows FAC 1 OFF THEN ON while FAC 1 is lost; here FAC 1 keeps DC ESS through the transfer."""
+    """FWC-07: FG shows FAC 1 OFF THEN ON while FAC 1 is lost; here FAC 1 keeps DC ESS through the transfer."""
     ac = emer_config()
     assert ac.get("fctl.fac1_engaged") is True
     assert "-FAC 1.......OFF THEN ON" not in lines(ac, "ELEC EMER CONFIG")
