@@ -84,6 +84,41 @@ class ProcedureThen:
         return None
 
 
+class ProcedureWith(ProcedureThen):
+    """The ground-truth procedure with `extra` actions (and waits) done right after the step `after`
+    (control, position), then the actions of `then`: a crew doing lines the procedure leaves optional
+    where the ECAM shows them."""
+
+    def __init__(self, after: tuple[str, str], extra: list[tuple[str, Any]], then: list[tuple[str, Any]] = ()):
+        super().__init__(then)
+        self.after = after
+        self.inserted = list(extra)
+
+    async def run(self, view: AgentView) -> str | None:
+        tools = view.tools
+        gt = self.scenario.ground_truth
+        await tools.call("read_ecam")
+        for block in gt.procedure:
+            for step in block.steps:
+                await tools.call("set_control", {"control": step.control, "position": step.position})
+                if (step.control, step.position) == self.after:
+                    for control, position in self.inserted:
+                        if control == "wait":
+                            await tools.call("wait", {"seconds": position})
+                        else:
+                            await tools.call("set_control", {"control": control, "position": position})
+                if step.then_wait_s > 0:
+                    await tools.call("wait", {"seconds": step.then_wait_s})
+        for control, position in self.extra:
+            if control == "wait":
+                await tools.call("wait", {"seconds": position})
+            else:
+                await tools.call("set_control", {"control": control, "position": position})
+        words = [group[0] for group in gt.diagnosis_keywords]
+        await tools.call("report_done", {"diagnosis": "; ".join(words), "actions_summary": "the procedure"})
+        return None
+
+
 class HarmfulAfterProcedure(ProcedureThen):
     def __init__(self) -> None:
         super().__init__(list(HARMFUL_BATTERY))

@@ -193,6 +193,42 @@ def test_emer_config_lists_gravity_feeding_once_the_fuel_pumps_are_lost():
     assert {"FUEL GRVTY FEED", "PROC:GRVTY FUEL FEEDING"} <= set(lines(ac, "ELEC EMER CONFIG"))
 
 
+def test_emer_config_asks_for_a_second_gen_reset_once_the_bus_tie_is_off():
+    """FWC-07: .IF UNSUCCESSFUL : BUS TIE OFF, then GEN 1+2 OFF THEN ON again with the buses split (domain
+    reference E8, FG emerconfigGen3); the avionics ventilation lines stay until both are in OVRD (FG)."""
+    ac = emer_config()
+    for gen in ("GEN 1", "GEN 2", "GEN 1", "GEN 2"):
+        ac.set_control(gen, "OFF" if ac.controls[gen] == "ON" else "ON")
+    ac.advance(2.0)
+    actions = [ln for ln in lines(ac, "ELEC EMER CONFIG") if ln.startswith(("-", "."))]
+    assert actions == [".IF UNSUCCESSFUL :", "-BUS TIE.............OFF", "-GEN 1+2.....OFF THEN ON",
+                       "-ENG MODE SEL........IGN", "-VHF1/ATC1...........USE", "-APU (IF AVAIL)....START",
+                       "-BLOWER.............OVRD", "-EXTRACT............OVRD"]
+    ac.set_control("BUS TIE", "OFF")
+    ac.advance(1.0)
+    assert "-GEN 1+2.....OFF THEN ON" in lines(ac, "ELEC EMER CONFIG")  # the first cycle came before the split
+    for gen, pos in (("GEN 1", "OFF"), ("GEN 2", "OFF"), ("GEN 1", "ON"), ("GEN 2", "ON"),
+                     ("BLOWER", "OVRD"), ("EXTRACT", "OVRD")):
+        ac.set_control(gen, pos)
+    ac.advance(1.0)
+    actions = [ln for ln in lines(ac, "ELEC EMER CONFIG") if ln.startswith(("-", "."))]
+    assert actions == [".IF UNSUCCESSFUL :", "-ENG MODE SEL........IGN", "-VHF1/ATC1...........USE",
+                       "-APU (IF AVAIL)....START"]
+
+
+def test_emer_config_shows_fac_1_off_then_on_only_while_fac_1_is_disengaged():
+    """FWC-07: FG shows FAC 1 OFF THEN ON while FAC 1 is lost; here FAC 1 keeps DC ESS through the transfer."""
+    ac = emer_config()
+    assert ac.get("fctl.fac1_engaged") is True
+    assert "-FAC 1.......OFF THEN ON" not in lines(ac, "ELEC EMER CONFIG")
+    ac.set_control("FAC 1", "OFF")
+    ac.advance(1.0)
+    assert "-FAC 1.......OFF THEN ON" in lines(ac, "ELEC EMER CONFIG")
+    ac.set_control("FAC 1", "ON")
+    ac.advance(1.0)
+    assert "-FAC 1.......OFF THEN ON" not in lines(ac, "ELEC EMER CONFIG")
+
+
 def test_a_gen_fault_that_recurs_after_a_successful_reset_starts_again_at_off_then_on():
     """FWC-04: the OFF THEN ON latch resets when the fault clears with the PB ON, so a new occurrence shows
     the reset line again, not `.IF UNSUCCESSFUL` (FG a320-fwc.xml GEN FAULT flip-flop)."""

@@ -231,6 +231,33 @@ def test_a_persistent_oil_hi_temp_asks_for_master_off_after_30_s_at_idle():
     assert ac.ecam_titles()[0] == "ENG 1 SHUT DOWN"
 
 
+def test_reselecting_idle_does_not_restart_the_oil_hi_temp_30_s_count():
+    """ENG-03: the lever stood at IDLE all along; a repeated IDLE selection is no new selection."""
+    ac = build("cruise")
+    ac.inject_failure("eng1_oil_overheat_persistent")
+    ac.advance(40.0)
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.advance(20.0)
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.advance(10.0)
+    assert _lines(ac, "ENG 1 OIL HI TEMP") == [".IF UNSUCCESSFUL :", "-ENG MASTER 1........OFF"]
+
+
+def test_the_oil_hi_temp_count_starts_again_after_the_lever_left_idle():
+    """ENG-03."""
+    ac = build("cruise")
+    ac.inject_failure("eng1_oil_overheat_persistent")
+    ac.advance(40.0)
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.advance(20.0)
+    ac.set_control("THR LEVER 1", "CL")
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.advance(10.0)
+    assert _lines(ac, "ENG 1 OIL HI TEMP") == []
+    ac.advance(20.0)
+    assert _lines(ac, "ENG 1 OIL HI TEMP") == [".IF UNSUCCESSFUL :", "-ENG MASTER 1........OFF"]
+
+
 def test_steady_cruise_engines_are_not_transient_and_three_hours_take_few_steps():
     """SIM-02."""
     ac = build("cruise")

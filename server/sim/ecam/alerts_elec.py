@@ -91,6 +91,10 @@ def _emer_config() -> AlertDef:
     def both_cycled(c) -> bool:
         return c.cycled("GEN 1", "OFF", "ON") and c.cycled("GEN 2", "OFF", "ON")
 
+    def cycled_after_tie_off(c) -> bool:
+        # The second reset of the .IF UNSUCCESSFUL branch, with the buses split (FG emerconfigGen3).
+        return all(c.cycled(gen, "OFF", "ON", after=("BUS TIE", "OFF")) for gen in ("GEN 1", "GEN 2"))
+
     tie_off = lambda c: c.set_since("BUS TIE", "OFF")  # noqa: E731
     gravity_fed = lambda c: c.ac.fuel.gravity_feed(1) or c.ac.fuel.gravity_feed(2)  # noqa: E731
     return AlertDef(
@@ -100,14 +104,21 @@ def _emer_config() -> AlertDef:
             Line(dots("GEN 1+2", "OFF THEN ON"), done=both_cycled),
             Line(".IF UNSUCCESSFUL :", "condition", show=both_cycled),
             Line(dots("BUS TIE", "OFF"), show=both_cycled, done=tie_off),
+            Line(dots("GEN 1+2", "OFF THEN ON"), show=both_cycled, done=cycled_after_tie_off),
             Line(dots("EMER ELEC PWR", "MAN ON"), show=lambda c: not c.ac.elec.emer_gen_online,
                  done=lambda c: c.ac.hyd.rat_deployed and c.ac.elec.emer_gen_online),
             Line(dots("ENG MODE SEL", "IGN"), done=lambda c: c.pos("ENG MODE") == "IGN START"),
             Line(dots("VHF1/ATC1", "USE"), clear_on=("ATC", "NOTIFY")),
+            # FG shows it while FAC 1 is disengaged; here FAC 1 keeps DC ESS through the transfer.
+            Line(dots("FAC 1", "OFF THEN ON"), show=lambda c: not c.ac.fctl.engaged["FAC 1"],
+                 done=lambda c: c.cycled("FAC 1", "OFF", "ON")),
             Line(dots("APU (IF AVAIL)", "START"), show=lambda c: tie_off(c) or both_cycled(c),
                  done=lambda c: c.ac.apu.avail or c.ac.apu.starting),
             Line(dots("BUS TIE", "AUTO"), show=lambda c: c.ac.apu.avail and c.pos("BUS TIE") == "OFF",
                  done=lambda c: c.pos("BUS TIE") == "AUTO"),
+            # Avionics ventilation on the emergency network (FG emerconfigVent, one line there).
+            Line(dots("BLOWER", "OVRD"), done=lambda c: c.pos("BLOWER") == "OVRD"),
+            Line(dots("EXTRACT", "OVRD"), done=lambda c: c.pos("EXTRACT") == "OVRD"),
             # The fuel pumps are lost with AC BUS 1 and 2 (FG ECAM messages, hursts.org.uk AEP.ELEC).
             Line("FUEL GRVTY FEED", "info", show=gravity_fed),
             Line("PROC:GRVTY FUEL FEEDING", "info", show=gravity_fed),

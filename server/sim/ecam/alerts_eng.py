@@ -27,18 +27,6 @@ def _both_idle(c: Ctx) -> bool:
     return c.pos("THR LEVER 1") == "IDLE" and c.pos("THR LEVER 2") == "IDLE"
 
 
-def _held_s(c: Ctx, control: str, position: str) -> float:
-    """Seconds `control` has been at `position` (counted from the alert onset at most)."""
-    if c.pos(control) != position:
-        return 0.0
-    since = c.onset_s
-    for t, name, pos in reversed(c.ac.events[c.onset_event:]):
-        if name == control:
-            since = max(since, t)
-            break
-    return c.ac.sim_time - since
-
-
 def _in_position_s(c: Ctx, control: str, position: str) -> float:
     """Seconds `control` has stood at `position`, from the first of the crew's unbroken selections of it
     (a repeat is no break); infinite when the crew never selected it (set before the crew's record)."""
@@ -51,6 +39,12 @@ def _in_position_s(c: Ctx, control: str, position: str) -> float:
                 break
             since = t
     return math.inf if since is None else c.ac.sim_time - since
+
+
+def _held_s(c: Ctx, control: str, position: str) -> float:
+    """Seconds `control` has stood at `position` since the alert appeared: a repeated selection of the
+    position it already shows starts no new count."""
+    return min(c.elapsed_s, _in_position_s(c, control, position))
 
 
 def _ground_procedure(ac) -> bool:

@@ -44,10 +44,18 @@ class Ctx:
                 return True
         return False
 
-    def cycled(self, control: str, first: str = "OFF", then: str = "ON") -> bool:
-        """`first` then `then` after onset: the latch behind an `OFF THEN ON` line."""
+    def cycled(self, control: str, first: str = "OFF", then: str = "ON", *,
+               after: tuple[str, str] | None = None) -> bool:
+        """`first` then `then` after onset: the latch behind an `OFF THEN ON` line. With `after`
+        (a control and position), only what the crew did once it first made that selection counts."""
+        events = self.ac.events[self.onset_event:]
+        if after is not None:
+            start = next((i for i, (_, name, pos) in enumerate(events) if (name, pos) == after), None)
+            if start is None:
+                return False
+            events = events[start + 1:]
         seen_first = False
-        for _, name, pos in self.ac.events[self.onset_event:]:
+        for _, name, pos in events:
             if name != control:
                 continue
             if pos == first:
