@@ -38,6 +38,7 @@ from a320bench.server.trajectory import TRAJECTORY_SCHEMA_VERSION, changed_aircr
 from .classify import CommandClass, ProcedureTracker
 from .crew import CREW_PROFILE, CrewCheck
 from .diagnosis import beyond_ecam, diagnosis_matches
+from .embedded import disagreement
 from .groundtruth import GroundTruth
 
 VALID = "valid"
@@ -297,8 +298,10 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             raise NotATrajectory(f"{path}: holds more than one episode (a second `meta` event at line {n}: "
                                  f"files concatenated?)")
 
-    if edited is not None and warn is not None:
-        warn(f"{path}: {edited} (edited? score --verify checks it)")
+    if warn is not None:
+        for sign in (edited, disagreement(meta, setup)):
+            if sign is not None:
+                warn(f"{path}: {sign} (edited? score --verify checks it)")
     if tracker is None:
         tracker = ProcedureTracker(_ground_truth(setup, scenario, crew))
     if assistant_turns == 0 and client_report is not None:

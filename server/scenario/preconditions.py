@@ -24,13 +24,16 @@ from .model import Scenario, Since
 class PreconditionWatch:
     """One episode's commands, timed, against the steps that carry `when:`."""
 
-    __slots__ = ("_steps", "_ids", "_given_at")
+    __slots__ = ("_steps", "_ids", "_also", "_given_at")
 
     def __init__(self, sc: Scenario):
         procedure = sc.ground_truth.procedure
         self._steps = [(bi, j, s) for bi, b in enumerate(procedure) for j, s in enumerate(b.steps) if s.when]
         # a `since` reference by step id reads the time of that step's action
         self._ids = {s.id: label(s.control, s.position) for b in procedure for s in b.steps if s.id}
+        # a value of a step's `also:` does that step: a `since` of the step counts from it too
+        self._also = {label(s.control, p): label(s.control, s.position) for b in procedure for s in b.steps
+                      for p in s.also}
         self._given_at: dict[str, float] = {}  # action label -> sim time its last command was given
 
     def check(self, ac: Aircraft, control: Any, position: Any, now_s: float) -> list[dict[str, Any]]:
@@ -41,7 +44,10 @@ class PreconditionWatch:
 
     def commanded(self, control: Any, position: Any, at_s: float) -> None:
         """A command that changed the aircraft was given at `at_s`."""
-        self._given_at[label(control, position)] = at_s
+        key = label(control, position)
+        self._given_at[key] = at_s
+        if key in self._also:
+            self._given_at[self._also[key]] = at_s
 
     def _holds(self, ac: Aircraft, c: Any, now_s: float) -> bool:
         if isinstance(c, Since):

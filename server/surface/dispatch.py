@@ -23,7 +23,8 @@ There, once for all tools:
 
 Only `ToolError` text reaches a 2.x client (any other exception is reduced to
 "Error executing tool X"), so every path above raises a `ToolError`. What the
-agent sent is echoed and recorded capped (`messages.capped`), saying it was cut.
+agent sent is echoed and recorded capped (`messages.capped`), saying it was cut; the call acts on
+its objects and lists as the record keeps them (`messages.bounded`), so that verify can send it again.
 
 The trajectory is written by the episode's recorder; when the disk refuses it
 (full, unwritable), the episode ends `storage_error` at once (the verdict says so)
@@ -110,7 +111,7 @@ class EpisodeServer(MCPServer[EpisodeState]):
             before = ep.sim_elapsed
             try:
                 ep.begin_call()
-                message = messages.malformed_arguments(name, raw_arguments)
+                message = messages.malformed_arguments(name, messages.bounded(raw_arguments))
             except EpisodeOver as e:
                 message = str(e)
             try:
@@ -154,10 +155,13 @@ class EpisodeServer(MCPServer[EpisodeState]):
             raise self._error(name, arguments, str(e), before, wall) from None
         if name not in st.tool_names:
             raise self._error(name, arguments, messages.unknown_tool(name, st.tool_names), before, wall) from None
-        if name == "set_control" and isinstance(arguments, dict):
-            ep.before_command(arguments)  # privileged: `when:` judged before the command acts
+        # The call acts on what its record keeps (objects, lists and nesting cut as recorded), so that
+        # score --verify, sending the record again, sees the same call.
+        acting = messages.bounded(arguments)
+        if name == "set_control" and isinstance(acting, dict):
+            ep.before_command(acting)  # privileged: `when:` judged before the command acts
         try:
-            result = await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, acting, context)
         except anyio.get_cancelled_exc_class():
             # The run is being stopped: record the call (its effect, if any, is in the state) so
             # that the episode's `final` (interrupted) can follow it.

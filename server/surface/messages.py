@@ -62,21 +62,56 @@ def capped(value: Any, _depth: int = 0) -> Any:
     return value
 
 
+def bounded(value: Any, _depth: int = 0) -> Any:
+    """What the server acts on: the agent's arguments with objects, lists and nesting cut as `capped`
+    records them (strings whole: the server reads no further into one than the record keeps anyway).
+    So the record holds everything a call's outcome depends on, and `score --verify` can send it again."""
+    if not isinstance(value, (dict, list)):
+        return value
+    if _depth >= RECORD_DEPTH:
+        return "[cut: nested too deep]"
+    if isinstance(value, dict):
+        if len(value) <= RECORD_ITEMS and not any(isinstance(v, (dict, list)) for v in value.values()):
+            return value  # the usual call: nothing to cut, nothing copied
+        items = list(value.items())
+        out: Any = {k: bounded(v, _depth + 1) for k, v in items[:RECORD_ITEMS]}
+        if len(items) > RECORD_ITEMS:
+            out["[cut]"] = f"[cut: {len(items):,} entries in all]"
+        return out
+    out = [bounded(v, _depth + 1) for v in value[:RECORD_ITEMS]]
+    if len(value) > RECORD_ITEMS:
+        out.append(f"[cut: {len(value):,} items in all]")
+    return out
+
+
 _CUT_STRING = re.compile(r"(.{%d})… \[cut: ([\d,]+) characters in all\]" % RECORD_CHARS, re.DOTALL)
+_CUT_ENTRIES = re.compile(r"\[cut: ([\d,]+) entries in all\]")
+_CUT_ITEMS = re.compile(r"\[cut: ([\d,]+) items in all\]")
 
 
 def regrown(value: Any) -> Any:
     """What the agent sent, as far as its record (`capped`) tells: each cut string grown back to its
-    length, the lost part filled in. The server reads no further into a string than the record keeps
-    (an echo, the length, the record itself), so a replay of the regrown value does what the original did.
-    Cut objects and lists stay as recorded: their lost entries cannot be told."""
+    length, each cut object or list back to its count, the lost part filled in. The server reads no
+    further into a string than the record keeps (an echo, the length, the record itself) and acts on
+    the first entries of an object or a list only (`bounded`), so a replay of the regrown value does
+    what the original did, and records the same."""
     if isinstance(value, str):
         m = _CUT_STRING.fullmatch(value)
         return value if m is None else m[1] + "x" * (int(m[2].replace(",", "")) - RECORD_CHARS)
     if isinstance(value, dict):
-        return {regrown(k): regrown(v) for k, v in value.items()}
+        out = {regrown(k): regrown(v) for k, v in value.items()}
+        m = _CUT_ENTRIES.fullmatch(str(out.get("[cut]"))) if len(out) == RECORD_ITEMS + 1 else None
+        if m is not None:
+            del out["[cut]"]
+            for n in range(RECORD_ITEMS, int(m[1].replace(",", ""))):
+                out[f"[cut] {n}"] = None  # lost entries: the server never reads them
+        return out
     if isinstance(value, list):
-        return [regrown(v) for v in value]
+        out_list = [regrown(v) for v in value]
+        m = _CUT_ITEMS.fullmatch(str(out_list[-1])) if len(out_list) == RECORD_ITEMS + 1 else None
+        if m is not None:
+            out_list[-1:] = [None] * (int(m[1].replace(",", "")) - RECORD_ITEMS)
+        return out_list
     return value
 
 

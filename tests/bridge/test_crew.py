@@ -245,3 +245,17 @@ def test_an_llm_captain_reply_that_names_a_failure_is_replaced_by_the_scripted_w
         json.dumps(e["result"]) for e in events(traj) if e["type"] == "tool_call")
     turns = [e for e in events(traj) if e["type"] == "captain_turn"]
     assert {t["error"] for t in turns} == {"the reply named a failure or the scenario: the scripted words were used"}
+
+
+@pytest.mark.xfail(strict=True, reason="red team round 10: the scripted captain confirms from the scenario's "
+                   "procedure, not from what the pilots see, so asking it is an oracle (not fixed: a design change)")
+def test_the_captain_decides_a_confirmation_from_what_the_pilots_see_not_from_the_scenario():
+    # One cockpit, as the pilots see it (the same aircraft, the same time), and every scenario's captain asked
+    # to confirm each action of the table: a captain judging from the displays gives one answer per action.
+    from a320bench.server.crew.confirmation import NEEDS_CONFIRMATION
+
+    ac = build("cruise")
+    captains = [ScriptedCaptain(load(path)) for path in sorted((ROOT / "scenarios").glob("*/*.yaml"))]
+    decisions = {f"{c} {p}": {cap.decide(f"Confirm {c} {p}", ac, 0.0).decision for cap in captains}
+                 for c, p in NEEDS_CONFIRMATION.items()}
+    assert {action: len(said) for action, said in decisions.items()} == dict.fromkeys(decisions, 1)

@@ -138,3 +138,17 @@ def test_a_steps_other_positions_are_checked_against_its_control(tmp_path):
     _, problems = parse(f)
     assert [(p.path, p.message) for p in problems] == [
         ("ground_truth.procedure[0].steps[2].also[1]", "control 'GEN 1' has no position 'HALF' (positions: ON, OFF)")]
+
+
+@pytest.mark.parametrize("extra", ['also: ["OFF"]', 'after: [GEN 1 OFF], why: "after the reset of generator 1"',
+                                   'when: [{var: elec.gen1_online, op: eq, value: false}], why: "once it is off"',
+                                   "id: start"])
+def test_an_optional_action_refuses_what_only_a_procedure_step_honours(tmp_path, extra):
+    # Scoring matches an optional action by its position alone: an also:, after:, when: or id: there was
+    # silently without effect (red team round 10).
+    f = edited(tmp_path, '- {control: APU MASTER SW, position: "ON"}',
+               '- {control: APU MASTER SW, position: "ON", ' + extra + "}")
+    _, problems = parse(f)
+    assert [(p.path, p.message) for p in problems] == [
+        ("ground_truth.optional_actions[0]", f"{extra.split(':')[0]}: applies to procedure steps only (an optional "
+                                             "action is matched by its control and position)")]

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,11 @@ def _action(s: str) -> dict[str, Any]:
 
 def forbidden(s: str, severity: str = "dangerous") -> dict[str, Any]:
     return {**{k: v for k, v in _action(s).items() if k in ("control", "position")}, "severity": severity, "why": "test"}
+
+
+def sha256_of(scenario: dict[str, Any]) -> str:
+    """The scenario_sha256 the server records for this scenario (server/session.py)."""
+    return hashlib.sha256(json.dumps(scenario, sort_keys=True).encode()).hexdigest()
 
 
 class Traj:
@@ -43,7 +49,7 @@ class Traj:
         self.sim_s = 0.0
         self.seq = 0
         self.report: dict[str, Any] | None = None
-        self._add("meta", scenario_id=scenario_id, scenario=scenario, scenario_sha256="0" * 64, profile="benchmark",
+        self._add("meta", scenario_id=scenario_id, scenario=scenario, scenario_sha256=sha256_of(scenario), profile="benchmark",
                   tools=["read_ecam", "set_control"], instructions_sha256="0" * 64, versions={},
                   provider=provider, model=model, sampling={}, client=client, run_index=run_index,
                   episode_id=f"ep-{run_index}")

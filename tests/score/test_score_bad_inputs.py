@@ -6,7 +6,7 @@ import json
 import pytest
 
 from a320bench.bridge.score.scorecard import NotATrajectory, score_file
-from score_builder import compliant, score_cli
+from score_builder import compliant, score_cli, sha256_of
 
 
 def _edit(events, change):
@@ -18,14 +18,22 @@ def _setup(events):
     return next(e for e in events if e["type"] == "setup")
 
 
+def _ground_truth(events, **odd):
+    """The ground truth made odd as the server would have recorded it: in the setup and the embedded
+    scenario alike, the scenario hashed again (else plain score warns of an edit)."""
+    _setup(events)["ground_truth"].update(odd)
+    events[0]["scenario"]["ground_truth"] = _setup(events)["ground_truth"]
+    events[0]["scenario_sha256"] = sha256_of(events[0]["scenario"])
+
+
 def _final(events):
     return next(e for e in events if e["type"] == "final")
 
 
 SCORED = {
-    "procedure is a number": lambda ev: _setup(ev)["ground_truth"].update(procedure=5),
-    "steps is a string": lambda ev: _setup(ev)["ground_truth"].update(procedure=[{"steps": "GEN 1 OFF"}]),
-    "keywords are a number": lambda ev: _setup(ev)["ground_truth"].update(diagnosis_keywords=7),
+    "procedure is a number": lambda ev: _ground_truth(ev, procedure=5),
+    "steps is a string": lambda ev: _ground_truth(ev, procedure=[{"steps": "GEN 1 OFF"}]),
+    "keywords are a number": lambda ev: _ground_truth(ev, diagnosis_keywords=7),
     "reason is a list": lambda ev: _final(ev).update(reason=["agent_done"]),
     "reason is a mapping": lambda ev: _final(ev).update(reason={"x": 1}),
     "success is a list": lambda ev: _final(ev).update(success=[True]),

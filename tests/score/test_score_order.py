@@ -229,3 +229,21 @@ def test_a_level_or_speed_the_situation_leaves_open_does_the_step(rel, step, cho
     flown = [(c, chosen if (c, p) == step else p) for c, p in ops(sc)]
     card, _ = fly(sc, ProcedureThen(flown, procedure=False))
     assert (not_in_turn(card), card.completion, card.compliant_success) == ([], 1.0, True)
+
+
+def test_a_since_counts_from_the_step_whichever_value_did_it():
+    """`since:` a step counts from its command, also when a value of its `also:` did it (red team round 10:
+    the watch counted from the listed position alone, so the later step waited for a command never given)."""
+    from a320bench.server.scenario.model import Scenario
+    from a320bench.server.scenario.preconditions import PreconditionWatch
+    from a320bench.server.sim.start_states import build
+
+    data = scenario("eng/eng1_fail_drift_down_cruise").model_dump(mode="json")
+    pull = next(s for b in data["ground_truth"]["procedure"] for s in b["steps"]
+                if (s["control"], s["position"]) == ("FCU ALT KNOB", "PULL"))
+    pull["when"] = [{"since": "FCU ALT FL230", "min_s": 5}]
+    watch = PreconditionWatch(Scenario.model_validate(data))
+    ac = build("cruise")
+    watch.commanded("FCU ALT", "FL240", 100.0)  # FL240: of the step's also
+    assert [r["held"] for r in watch.check(ac, "FCU ALT KNOB", "PULL", 103.0)] == [False]
+    assert [r["held"] for r in watch.check(ac, "FCU ALT KNOB", "PULL", 105.0)] == [True]

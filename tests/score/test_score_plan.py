@@ -15,7 +15,7 @@ from a320bench.bridge.score.aggregate import aggregate
 from a320bench.bridge.score.coverage import file_sha256
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.bridge.score.stats import wilson
-from score_builder import compliant, gen1, score_cli
+from score_builder import compliant, gen1, score_cli, sha256_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -140,10 +140,17 @@ def test_without_a_run_record_the_table_says_the_rates_are_over_the_files_given(
                                              "files): rates are over the episodes given, not against a plan.")
 
 
+def edited_copy(events):
+    """The episode as flown against an edited copy of its scenario (hashed as the server hashes it)."""
+    events[0]["scenario"]["title"] += " (an edited copy)"
+    events[0]["scenario_sha256"] = sha256_of(events[0]["scenario"])
+    return events[0]["scenario_sha256"]
+
+
 def test_one_scenario_id_flown_in_two_versions_is_named_without_verify(flown, tmp_path, capsys):
     src = flown / A_ID / "scripted__run000.jsonl"
     events = [json.loads(line) for line in src.read_text().splitlines()]
-    events[0]["scenario_sha256"] = "f" * 64  # flown against an edited copy of the scenario
+    edited = edited_copy(events)
     events[0]["run_index"] = 1
     other = tmp_path / "other.jsonl"
     other.write_text("".join(json.dumps(e) + "\n" for e in events))
@@ -151,7 +158,7 @@ def test_one_scenario_id_flown_in_two_versions_is_named_without_verify(flown, tm
     assert code == 0
     real = json.loads(src.read_text().splitlines()[0])["scenario_sha256"]
     assert err == (f"warning: scenario {A_ID} was flown in 2 versions (scenario_sha256 {real[:12]}… ({src}), "
-                   f"{'f' * 12}… ({other})): its results mix catalogues; --verify checks each against one\n")
+                   f"{edited[:12]}… ({other})): its results mix catalogues; --verify checks each against one\n")
 
 
 def abstainer(scenario_id: str, **kw):
@@ -210,7 +217,7 @@ def test_the_same_calls_flown_against_two_versions_of_a_scenario_are_two_episode
     # which runs on the episodes kept, never came.
     src = flown / A_ID / "scripted__run000.jsonl"
     events = [json.loads(line) for line in src.read_text().splitlines()]
-    events[0]["scenario_sha256"] = "f" * 64  # flown against an edited copy of the scenario
+    edited = edited_copy(events)
     other = tmp_path / "other.jsonl"
     other.write_text("".join(json.dumps(e) + "\n" for e in events))
     code, out, err = score_cli(capsys, src, other, "--json")
@@ -218,7 +225,7 @@ def test_the_same_calls_flown_against_two_versions_of_a_scenario_are_two_episode
     assert len(json.loads(out)["scorecards"]) == 2
     real = json.loads(src.read_text().splitlines()[0])["scenario_sha256"]
     assert err == (f"warning: scenario {A_ID} was flown in 2 versions (scenario_sha256 {real[:12]}… ({src}), "
-                   f"{'f' * 12}… ({other})): its results mix catalogues; --verify checks each against one\n")
+                   f"{edited[:12]}… ({other})): its results mix catalogues; --verify checks each against one\n")
 
 
 def forge_extra(out):

@@ -123,7 +123,19 @@ def _answer_a_call_after_the_final(events):
     events.append(extra)
 
 
+def _widen_a_step_in_the_scenario(events):
+    # What scoring reads is setup.ground_truth; the embedded scenario is edited alike, its hash not.
+    for gt in (events[0]["scenario"]["ground_truth"], next(e for e in events if e["type"] == "setup")["ground_truth"]):
+        gt["procedure"][0]["steps"][0]["also"] = ["ON"]
+
+
+def _widen_a_step_in_the_setup(events):
+    next(e for e in events if e["type"] == "setup")["ground_truth"]["procedure"][0]["steps"][0]["also"] = ["ON"]
+
+
 @pytest.mark.parametrize("tamper,warning", [
+    (_widen_a_step_in_the_scenario, "meta.scenario_sha256 is not the sha256 of the embedded scenario"),
+    (_widen_a_step_in_the_setup, "setup.ground_truth is not the embedded scenario's"),
     (_remove_an_action, "tool_call 3 has seq 4 where 3 was due: a recorded call is missing or out of place"),
     (_swap_two_actions, "tool_call 2 has seq 3 where 2 was due: a recorded call is missing or out of place"),
     (_answer_a_call_after_the_final, "call seq 7 after the final was answered: the server refuses every call "
