@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from a320bench.bridge import exitcodes
@@ -161,3 +163,42 @@ def test_serve_refuses_a_verdict_path_it_cannot_write_and_leaves_no_temp_file(tm
     assert rc == exitcodes.USAGE
     assert f"cannot write the verdict {target}: Is a directory" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_folder"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("argv, line", [
+    # A scenario id, as every table prints it, for its file (the two differ: eng_1_... is eng/eng1_...):
+    (["run", "--scenario", "eng_1_fail_relight_cruise"],
+     "error: eng_1_fail_relight_cruise: no such file or folder; that is the id of a built-in scenario: give its "
+     "file, scenarios/eng/eng1_fail_relight_cruise.yaml"),
+    (["validate", "elec_gen1_fault_reset_works"],
+     "error: elec_gen1_fault_reset_works: no such file or folder; that is the id of a built-in scenario: give its "
+     "file, scenarios/elec/gen1_fault_reset_works.yaml"),
+    # A mistyped file, and a catalogue folder by its name alone (as the Inspect task takes it):
+    (["run", "--scenario", "scenarios/elec/gen1_fault_reset_fail.yaml"],
+     "error: scenarios/elec/gen1_fault_reset_fail.yaml: no such file or folder; did you mean "
+     "scenarios/elec/gen1_fault_reset_fails.yaml?"),
+    (["run", "--scenario", "hyd"],
+     "error: hyd: no such file or folder; the built-in catalogue's hyd folder is scenarios/hyd"),
+    # Nothing like a built-in one: no guess.
+    (["run", "--scenario", "my_own_scenario.yaml"], "error: my_own_scenario.yaml: no such file or folder"),
+    (["serve", "--scenario", "fuel_imbalance_cruise"],
+     "error: fuel_imbalance_cruise: cannot read: No such file or directory; that is the id of a built-in scenario: "
+     "give its file, scenarios/fuel/imbalance_cruise.yaml"),
+])
+def test_a_scenario_given_by_id_or_mistyped_names_the_built_in_file_meant(argv, line, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(argv) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+
+
+def test_the_built_in_file_is_named_absolute_from_outside_the_checkout(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--scenario", "elec_gen1_fault_reset_fails", "--no-progress"]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip() == (
+        "error: elec_gen1_fault_reset_fails: no such file or folder; that is the id of a built-in scenario: give its "
+        f"file, {ROOT}/scenarios/elec/gen1_fault_reset_fails.yaml")
+    assert list(tmp_path.iterdir()) == []
+
