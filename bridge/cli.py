@@ -23,7 +23,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from a320bench import __version__
+
     p = _Parser(prog="a320-bench", description="Does an AI agent handle A320 system failures by the book?")
+    p.add_argument("--version", action="version", version=f"a320-bench {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     r = sub.add_parser("run", help="record episodes of a model, a baseline provider or an external client")
@@ -128,7 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _dispatch(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _refuse_unknown(parser, args.command, unknown)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.command == "score":
         from .score.cli import run_score
@@ -157,6 +163,19 @@ def _dispatch(argv: list[str] | None) -> int:
     from .run_command import run_command
 
     return run_command(args)
+
+
+def _refuse_unknown(parser: argparse.ArgumentParser, command: str, unknown: list[str]) -> None:
+    """argparse names the top command for a subcommand's unknown flag; name the subcommand, and the
+    flag of it that a mistyped one nearly spells (`--scenarios` for `--scenario`)."""
+    import difflib
+
+    # argparse has no public way to a parser's subcommands and flags: its `_actions`, stable since 3.2.
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    flags = [f for action in sub._actions for f in action.option_strings if f.startswith("--")]
+    close = difflib.get_close_matches(unknown[0].split("=", 1)[0], flags, n=1) if unknown[0].startswith("--") else []
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    sub.error(f"unrecognized arguments: {' '.join(unknown)}{hint}")
 
 
 def main(argv: list[str] | None = None) -> int:

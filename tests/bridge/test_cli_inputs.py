@@ -202,3 +202,27 @@ def test_the_built_in_file_is_named_absolute_from_outside_the_checkout(tmp_path,
         f"file, {ROOT}/scenarios/elec/gen1_fault_reset_fails.yaml")
     assert list(tmp_path.iterdir()) == []
 
+
+@pytest.mark.parametrize("argv, line", [
+    (["score", "runs", "--jsn"], "error: a320-bench score: unrecognized arguments: --jsn (did you mean --json?) "
+     "(see --help)"),
+    (["run", "--scenarios", "scenarios/elec"], "error: a320-bench run: unrecognized arguments: --scenarios "
+     "scenarios/elec (did you mean --scenario?) (see --help)"),
+    (["run", "--provider", "noop", "--wokers=2"], "error: a320-bench run: unrecognized arguments: --wokers=2 "
+     "(did you mean --workers?) (see --help)"),
+    (["report", "runs", "--frobnicate"], "error: a320-bench report: unrecognized arguments: --frobnicate (see --help)"),
+    (["validate", "a", "-x"], "error: a320-bench validate: unrecognized arguments: -x (see --help)"),
+])
+def test_an_unknown_flag_names_its_command_and_the_flag_it_nearly_spells(argv, line, capsys):
+    assert main(argv) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+
+
+def test_version_prints_the_installed_distribution_s_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"a320-bench {version('a320-bench')}\n"
+
