@@ -226,3 +226,16 @@ def test_version_prints_the_installed_distribution_s_version(capsys):
     assert stop.value.code == 0
     assert capsys.readouterr().out == f"a320-bench {version('a320-bench')}\n"
 
+
+def test_a_run_record_given_to_score_or_report_is_named_as_one_with_its_folder(tmp_path, capsys):
+    out = tmp_path / "runs"
+    assert main(["run", "--scenario", "scenarios/elec/tr1_fault_cruise.yaml", "--out", str(out), "--no-progress"]) == 0
+    capsys.readouterr()
+    (record,) = out.glob("run-*.json")
+    line = (f"error: {record}: a run record, not a trajectory; give its folder ({out}), which holds the trajectories "
+            "and the record")
+    assert main(["score", str(record)]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+    assert main(["report", str(record), "-o", str(tmp_path / "r.html")]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+    assert not (tmp_path / "r.html").exists()
