@@ -39,7 +39,14 @@ def _ids() -> dict[str, Path]:
 
 
 def _shown(path: Path) -> str:
-    """The path as it can be typed here: relative when below the working folder, else absolute."""
+    """The path as it can be typed here: `scenarios/...` from a checkout (or a folder linking its
+    scenarios), else relative when below the working folder, else absolute."""
+    local = Path("scenarios") / path.relative_to(catalogue_dir())
+    try:
+        if local.samefile(path):
+            return str(local)
+    except OSError:
+        pass
     rel = os.path.relpath(path)
     return str(path) if rel.startswith("..") else rel
 
