@@ -51,9 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     # Defaults of flags that apply to one kind of run are None, so that a flag given where it
     # does not apply can be refused (run_command.py fills in the defaults).
     r.add_argument("--client-timeout", type=float, default=None, help="wall-clock seconds per client episode (default 600)")
-    r.add_argument("--runs", type=int, default=1, help="episodes per scenario")
-    r.add_argument("--workers", type=int, default=4, help="episodes in parallel (local: spread over worker "
-                   "processes, one per core)")
+    r.add_argument("--runs", type=int, default=1, help="episodes per scenario (default 1)")
+    r.add_argument("--workers", type=int, default=4, help="episodes in parallel (default 4; local: spread over "
+                   "worker processes, one per core)")
     r.add_argument("--executor", choices=["local", "ray"], default="local",
                    help="where episodes fly: local worker processes (default) or a Ray cluster (the ray extra)")
     r.add_argument("--ray-address", default=None, metavar="ADDRESS",
@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--request-timeout", type=float, default=None, metavar="SECONDS",
                    help="--model: seconds to wait for one model response before retrying it (default 120)")
     r.add_argument("--task-id", help="only these scenario indices (0-based): 0,3,5-7")
-    r.add_argument("--seed", type=int, default=None, help="seed of the random provider (default 0)")
+    r.add_argument("--seed", type=int, default=None, help="--provider random and plug-in agents: the seed "
+                   "(default 0)")
     r.add_argument("--replay-from", help="for --provider replay: the runs folder to replay")
     r.add_argument("--replay-of", metavar="LABEL", help="for --provider replay: whose episodes to replay when "
                    "--replay-from holds several (a file label, e.g. random or openai_gpt-4.1)")
