@@ -239,3 +239,16 @@ def test_a_run_record_given_to_score_or_report_is_named_as_one_with_its_folder(t
     assert main(["report", str(record), "-o", str(tmp_path / "r.html")]) == exitcodes.USAGE
     assert capsys.readouterr().err.strip().splitlines() == [line]
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_plug_in_file_named_as_a_module_or_without_its_class_is_told_the_form_that_works(tmp_path, capsys,
+                                                                                            monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_agent.py").write_text("class MyAgent:\n    async def run(self, view):\n        pass\n")
+    assert main(["run", "--agent", "my_agent:MyAgent", "--no-progress"]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip() == ("error: --agent my_agent:MyAgent: no module named my_agent in this "
+                                               "environment (for the file my_agent.py here: --agent "
+                                               "my_agent.py:MyAgent)")
+    assert main(["run", "--agent", "my_agent.py", "--no-progress"]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip() == "error: --agent my_agent.py: name the agent's class too: my_agent.py:ClassName"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my_agent.py"]
