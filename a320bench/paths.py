@@ -9,7 +9,9 @@ from pathlib import Path
 
 
 class PathSpecError(ValueError):
-    pass
+    def __init__(self, message: str, missing: str | None = None) -> None:
+        super().__init__(message)
+        self.missing = missing  # the path that does not exist, when that is the problem
 
 
 class RealPaths:
@@ -84,7 +86,7 @@ def expand_paths(specs: Iterable[str | Path], suffixes: tuple[str, ...], *,
         else:
             p = Path(s)
             if not p.exists():
-                raise PathSpecError(f"{s}: no such file or folder")
+                raise PathSpecError(f"{s}: no such file or folder", missing=s)
             matches = [p]
         for m in matches:
             files: list[tuple[Path, bool | None]]

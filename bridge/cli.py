@@ -23,7 +23,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from a320bench import __version__
+
     p = _Parser(prog="a320-bench", description="Does an AI agent handle A320 system failures by the book?")
+    p.add_argument("--version", action="version", version=f"a320-bench {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     r = sub.add_parser("run", help="record episodes of a model, a baseline provider or an external client")
@@ -48,9 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     # Defaults of flags that apply to one kind of run are None, so that a flag given where it
     # does not apply can be refused (run_command.py fills in the defaults).
     r.add_argument("--client-timeout", type=float, default=None, help="wall-clock seconds per client episode (default 600)")
-    r.add_argument("--runs", type=int, default=1, help="episodes per scenario")
-    r.add_argument("--workers", type=int, default=4, help="episodes in parallel (local: spread over worker "
-                   "processes, one per core)")
+    r.add_argument("--runs", type=int, default=1, help="episodes per scenario (default 1)")
+    r.add_argument("--workers", type=int, default=4, help="episodes in parallel (default 4; local: spread over "
+                   "worker processes, one per core)")
     r.add_argument("--executor", choices=["local", "ray"], default="local",
                    help="where episodes fly: local worker processes (default) or a Ray cluster (the ray extra)")
     r.add_argument("--ray-address", default=None, metavar="ADDRESS",
@@ -75,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--request-timeout", type=float, default=None, metavar="SECONDS",
                    help="--model: seconds to wait for one model response before retrying it (default 120)")
     r.add_argument("--task-id", help="only these scenario indices (0-based): 0,3,5-7")
-    r.add_argument("--seed", type=int, default=None, help="seed of the random provider (default 0)")
+    r.add_argument("--seed", type=int, default=None, help="--provider random and plug-in agents: the seed "
+                   "(default 0)")
     r.add_argument("--replay-from", help="for --provider replay: the runs folder to replay")
     r.add_argument("--replay-of", metavar="LABEL", help="for --provider replay: whose episodes to replay when "
                    "--replay-from holds several (a file label, e.g. random or openai_gpt-4.1)")
@@ -128,7 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _dispatch(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _refuse_unknown(parser, args.command, unknown)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.command == "score":
         from .score.cli import run_score
@@ -157,6 +164,19 @@ def _dispatch(argv: list[str] | None) -> int:
     from .run_command import run_command
 
     return run_command(args)
+
+
+def _refuse_unknown(parser: argparse.ArgumentParser, command: str, unknown: list[str]) -> None:
+    """argparse names the top command for a subcommand's unknown flag; name the subcommand, and the
+    flag of it that a mistyped one nearly spells (`--scenarios` for `--scenario`)."""
+    import difflib
+
+    # argparse has no public way to a parser's subcommands and flags: its `_actions`, stable since 3.2.
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    flags = [f for action in sub._actions for f in action.option_strings if f.startswith("--")]
+    close = difflib.get_close_matches(unknown[0].split("=", 1)[0], flags, n=1) if unknown[0].startswith("--") else []
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    sub.error(f"unrecognized arguments: {' '.join(unknown)}{hint}")
 
 
 def main(argv: list[str] | None = None) -> int:

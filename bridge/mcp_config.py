@@ -97,7 +97,10 @@ def _scenario(spec: str | None) -> tuple[Path, str]:
 
     path = (Path(spec).expanduser() if spec else builtin_scenarios_dir() / DEFAULT_SCENARIO).resolve()
     if not path.is_file():
-        raise UsageError(f"--scenario {spec}: no such file (give one scenario .yaml)")
+        from a320bench.scenario_hint import missing_scenario_hint
+
+        hint = missing_scenario_hint(spec) if spec and not path.exists() else ""
+        raise UsageError(f"--scenario {spec}: no such file (give one scenario .yaml){hint}")
     try:
         return path, load(path).id
     except ScenarioError as e:

@@ -18,7 +18,14 @@ def scenario_files(specs: list[str] | None) -> list[Path]:
     """Scenario YAML files; the built-in catalogue when no path is given. Raises PathSpecError."""
     if not specs:
         return expand_paths([builtin_scenarios_dir()], (".yaml", ".yml"))
-    files = expand_paths(specs, (".yaml", ".yml"))
+    try:
+        files = expand_paths(specs, (".yaml", ".yml"))
+    except PathSpecError as e:
+        if e.missing is None:
+            raise
+        from a320bench.scenario_hint import missing_scenario_hint
+
+        raise PathSpecError(f"{e}{missing_scenario_hint(e.missing)}", e.missing) from None
     if not files:
         raise PathSpecError(f"{' '.join(specs)}: no scenario files (*.yaml) found")
     return files

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from . import exitcodes
+from . import exitcodes, interrupts
 from .cli import CliError
 
 
@@ -34,12 +34,10 @@ def run_validate(args) -> int:
         print(f"{len(problems)} problem(s) in {len(files)} file(s)", file=sys.stderr)
         return exitcodes.USAGE
 
-    import anyio
-
     from .agent_thread import reusing_agent_threads
 
     with reusing_agent_threads():  # several episodes a scenario: one agent thread for them all
-        rows = anyio.run(_fly_all, scenarios)
+        rows = interrupts.run_loop(_fly_all, scenarios)
     from rich.console import Console
     from rich.table import Table
 

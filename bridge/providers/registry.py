@@ -105,6 +105,8 @@ def resolve(text: str) -> AgentSpec:
         return AgentSpec(text, text, "entry_point", installed[text])
     where, sep, attr = text.rpartition(":")
     if not sep or not where or not attr.isidentifier():
+        if text.endswith(".py") and Path(text).is_file():
+            raise UsageError(f"--agent {text}: name the agent's class too: {text}:ClassName")
         names = ", ".join([*BUILTINS, *installed])
         raise UsageError(f"--agent {text}: not an agent name ({names}), nor package.module:Class, "
                          "nor path/to/file.py:Class")
@@ -118,7 +120,10 @@ def resolve(text: str) -> AgentSpec:
     except (ImportError, ValueError):  # a parent package that is not there, or a name that is not one
         found = None
     if found is None:
-        raise UsageError(f"--agent {text}: no module named {where} in this environment")
+        file = Path(*where.split(".")).with_suffix(".py")
+        # A console script does not import from the working folder, as `python` does.
+        hint = f" (for the file {file} here: --agent {file}:{attr})" if file.is_file() else ""
+        raise UsageError(f"--agent {text}: no module named {where} in this environment{hint}")
     return AgentSpec(text, attr, "module", f"{where}:{attr}")
 
 

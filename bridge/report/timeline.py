@@ -148,6 +148,8 @@ def _match(m: Any) -> str:
         return f"{m.get('severity')}: {m.get('why')}".strip(": ")
     if kind == "no_change":
         return "the control already was there"
+    if kind == "harmful":  # worded as `score --detail` words it, not as the raw record
+        return "removed " + ", ".join(map(str, m.get("removed") or ()))
     return _cut(m, 200)
 
 

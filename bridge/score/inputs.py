@@ -9,9 +9,12 @@ is a problem named in one line; the other paths are still scored.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fnmatch import fnmatch
 from pathlib import Path
 
 from a320bench.paths import PathSpecError, RealPaths, expand_paths
+
+from .coverage import RECORD_GLOB
 
 SUFFIXES = (".jsonl",)
 
@@ -42,6 +45,11 @@ def find_trajectory_files(specs: Iterable[str | Path]) -> tuple[list[Path], list
             problems.append(str(e))
             continue
         problems += [f"{link}: cannot read: a link to nothing" for link in dangling]
+        if len(files) == 1 and files[0] == Path(spec) and fnmatch(files[0].name, RECORD_GLOB):
+            # `run` ends by naming its run record: the likeliest file to be given by mistake.
+            problems.append(f"{spec}: a run record, not a trajectory; give its folder ({files[0].parent}), "
+                            "which holds the trajectories and the record")
+            continue
         if not files and not dangling:
             problems.append(f"{spec}: no trajectory (*.jsonl) found there")
         for f in files:

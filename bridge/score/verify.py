@@ -77,7 +77,7 @@ class Recorded:
 
 def verify_cards(cards: list[ScoreCard], catalogue: list[str] | None = None) -> tuple[list[ScoreCard], int]:
     """(the cards whose episodes reproduce, how many did not); one line on stderr per episode."""
-    import anyio
+    from .. import interrupts
 
     scenarios, selection = _load_catalogue(catalogue)
 
@@ -86,7 +86,7 @@ def verify_cards(cards: list[ScoreCard], catalogue: list[str] | None = None) -> 
 
     good: list[ScoreCard] = []
     failed = 0
-    for card, differences in zip(cards, anyio.run(all_cards)):
+    for card, differences in zip(cards, interrupts.run_loop(all_cards)):
         if differences:
             failed += 1
             shown = "; ".join(differences[:MAX_SHOWN])

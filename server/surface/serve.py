@@ -194,7 +194,12 @@ def _load(args: Any) -> tuple[Any, Any]:
     try:
         sc = load(args.scenario)
     except ScenarioError as e:
-        raise _Refused(EXIT_USAGE, *(str(p) for p in e.problems)) from None
+        lines = [str(p) for p in e.problems]
+        if not os.path.lexists(args.scenario):  # an id or a mistyped name: say which built-in file it means
+            from a320bench.scenario_hint import missing_scenario_hint
+
+            lines[0] += missing_scenario_hint(args.scenario)
+        raise _Refused(EXIT_USAGE, *lines) from None
 
     from .factory import profile_tools
 

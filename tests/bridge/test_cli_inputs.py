@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from a320bench.bridge import exitcodes
@@ -161,3 +163,92 @@ def test_serve_refuses_a_verdict_path_it_cannot_write_and_leaves_no_temp_file(tm
     assert rc == exitcodes.USAGE
     assert f"cannot write the verdict {target}: Is a directory" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_folder"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("argv, line", [
+    # A scenario id, as every table prints it, for its file (the two differ: eng_1_... is eng/eng1_...):
+    (["run", "--scenario", "eng_1_fail_relight_cruise"],
+     "error: eng_1_fail_relight_cruise: no such file or folder; that is the id of a built-in scenario: give its "
+     "file, scenarios/eng/eng1_fail_relight_cruise.yaml"),
+    (["validate", "elec_gen1_fault_reset_works"],
+     "error: elec_gen1_fault_reset_works: no such file or folder; that is the id of a built-in scenario: give its "
+     "file, scenarios/elec/gen1_fault_reset_works.yaml"),
+    # A mistyped file, and a catalogue folder by its name alone (as the Inspect task takes it):
+    (["run", "--scenario", "scenarios/elec/gen1_fault_reset_fail.yaml"],
+     "error: scenarios/elec/gen1_fault_reset_fail.yaml: no such file or folder; did you mean "
+     "scenarios/elec/gen1_fault_reset_fails.yaml?"),
+    (["run", "--scenario", "hyd"],
+     "error: hyd: no such file or folder; the built-in catalogue's hyd folder is scenarios/hyd"),
+    # Nothing like a built-in one: no guess.
+    (["run", "--scenario", "my_own_scenario.yaml"], "error: my_own_scenario.yaml: no such file or folder"),
+    (["serve", "--scenario", "fuel_imbalance_cruise"],
+     "error: fuel_imbalance_cruise: cannot read: No such file or directory; that is the id of a built-in scenario: "
+     "give its file, scenarios/fuel/imbalance_cruise.yaml"),
+])
+def test_a_scenario_given_by_id_or_mistyped_names_the_built_in_file_meant(argv, line, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(argv) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+
+
+def test_the_built_in_file_is_named_absolute_from_outside_the_checkout(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--scenario", "elec_gen1_fault_reset_fails", "--no-progress"]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip() == (
+        "error: elec_gen1_fault_reset_fails: no such file or folder; that is the id of a built-in scenario: give its "
+        f"file, {ROOT}/scenarios/elec/gen1_fault_reset_fails.yaml")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["score", "runs", "--jsn"], "error: a320-bench score: unrecognized arguments: --jsn (did you mean --json?) "
+     "(see --help)"),
+    (["run", "--scenarios", "scenarios/elec"], "error: a320-bench run: unrecognized arguments: --scenarios "
+     "scenarios/elec (did you mean --scenario?) (see --help)"),
+    (["run", "--provider", "noop", "--wokers=2"], "error: a320-bench run: unrecognized arguments: --wokers=2 "
+     "(did you mean --workers?) (see --help)"),
+    (["report", "runs", "--frobnicate"], "error: a320-bench report: unrecognized arguments: --frobnicate (see --help)"),
+    (["validate", "a", "-x"], "error: a320-bench validate: unrecognized arguments: -x (see --help)"),
+])
+def test_an_unknown_flag_names_its_command_and_the_flag_it_nearly_spells(argv, line, capsys):
+    assert main(argv) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+
+
+def test_version_prints_the_installed_distribution_s_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"a320-bench {version('a320-bench')}\n"
+
+
+def test_a_run_record_given_to_score_or_report_is_named_as_one_with_its_folder(tmp_path, capsys):
+    out = tmp_path / "runs"
+    assert main(["run", "--scenario", "scenarios/elec/tr1_fault_cruise.yaml", "--out", str(out), "--no-progress"]) == 0
+    capsys.readouterr()
+    (record,) = out.glob("run-*.json")
+    line = (f"error: {record}: a run record, not a trajectory; give its folder ({out}), which holds the trajectories "
+            "and the record")
+    assert main(["score", str(record)]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+    assert main(["report", str(record), "-o", str(tmp_path / "r.html")]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_plug_in_file_named_as_a_module_or_without_its_class_is_told_the_form_that_works(tmp_path, capsys,
+                                                                                            monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_agent.py").write_text("class MyAgent:\n    async def run(self, view):\n        pass\n")
+    assert main(["run", "--agent", "my_agent:MyAgent", "--no-progress"]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip() == ("error: --agent my_agent:MyAgent: no module named my_agent in this "
+                                               "environment (for the file my_agent.py here: --agent "
+                                               "my_agent.py:MyAgent)")
+    assert main(["run", "--agent", "my_agent.py", "--no-progress"]) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip() == "error: --agent my_agent.py: name the agent's class too: my_agent.py:ClassName"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my_agent.py"]

@@ -172,3 +172,37 @@ def test_an_interrupt_while_a_record_is_written_leaves_the_whole_file_and_no_tem
         trajectory.write_json_atomic(target, {"episodes": [1, 2, 3]})
     assert json.loads(target.read_text()) == {"episodes": [1, 2, 3]}  # written whole, then interrupted
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run-x.json"]
+
+
+# Sends `sig` to this process as the episode's server takes its third tool call: the main thread is then
+# running one task of the event loop's task groups, the session and the agent's thread around it.
+SIGNAL_AS_AN_EPISODE_FLIES = HANGUP_AT_DEFAULT + """
+import os, signal
+from a320bench.server.surface.dispatch import EpisodeServer
+
+calling, calls = EpisodeServer.call_tool, []
+
+async def call_tool(self, *args, **kwargs):
+    calls.append(1)
+    if len(calls) == 3:
+        os.kill(os.getpid(), signal.{sig})
+    return await calling(self, *args, **kwargs)
+
+EpisodeServer.call_tool = call_tool
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("command", ["validate", "score --verify"])
+def test_sigterm_or_hangup_while_validate_or_verify_flies_is_one_line_and_exit_130(tmp_path, command, sig):
+    # Found by hand: SIGTERM mid-flight printed `interrupted` after ~600 lines of asyncio's log of the
+    # tasks it found failed at shutdown, each with its traceback (Ctrl-C was already one line).
+    if command == "validate":
+        args = ["validate", SCENARIO]
+    else:
+        flown = started("python -m", "", "run", "--scenario", SCENARIO, "--out", str(tmp_path), "--no-progress")
+        assert flown.returncode == 0, flown.stderr
+        args = ["score", "--verify", str(tmp_path)]
+    p = started("python -m", SIGNAL_AS_AN_EPISODE_FLIES.replace("{sig}", sig), *args)
+    assert (p.returncode, p.stderr, p.stdout) == (130, "interrupted\n", "")

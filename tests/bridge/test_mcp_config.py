@@ -81,12 +81,15 @@ def test_claude_code_gets_a_claude_mcp_add_line_naming_the_installed_claude_when
 
 @pytest.mark.parametrize(("args", "line"), [
     (["--scenario", "nope.yaml"], "error: --scenario nope.yaml: no such file (give one scenario .yaml)"),
+    (["--scenario", "apu_fire_ground"], "error: --scenario apu_fire_ground: no such file (give one scenario .yaml); "
+     "that is the id of a built-in scenario: give its file, scenarios/apu/apu_fire_ground.yaml"),
     (["--profile", "nope"], None),
     (["--scenario", str(ROOT / "tests" / "scenarios" / "broken" / "unknown_failure.yaml")],
      f"error: {ROOT}/tests/scenarios/broken/unknown_failure.yaml: failures[0].id: unknown failure id "
      "'elec_gen1_exploded'"),
 ])
-def test_a_bad_scenario_or_profile_is_one_line_and_exit_2(args, line, state_home, capsys):
+def test_a_bad_scenario_or_profile_is_one_line_and_exit_2(args, line, state_home, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)  # a built-in file is named relative to the working folder below it
     rc, out, err = printed(capsys, "--client", "cursor", *args)
     assert (rc, out) == (2, "")
     assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")

@@ -77,6 +77,12 @@ def test_each_call_carries_its_time_its_class_from_scoring_and_what_it_matched(t
     assert calls[7]["args"] == {}  # the report is shown in full in its own section
 
 
+def test_a_harmful_command_says_which_capabilities_it_removed_in_words(tmp_path):
+    t = gen1().set("GEN 1", "OFF").set("BUS TIE", "OFF", removed=["bus_tie_auto", "ac_bus_2"]).done().final()
+    harmful = timeline(t, tmp_path)["calls"][1]
+    assert (harmful["cls"], harmful["label"], harmful["match"]) == ("harmful", "harmful", "removed bus_tie_auto, ac_bus_2")
+
+
 def test_the_procedure_says_which_command_did_each_step_and_the_forbidden_list_which_were_done(tmp_path):
     t = gen1().set("GEN 1", "OFF").set("GEN 2", "OFF").set("GEN 1", "OFF").done().final()
     ep = timeline(t, tmp_path)
