@@ -32,3 +32,19 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: absent with -p no:xdist
 def pytest_configure_node(node) -> None:
     node.workerinput[LOADGROUP] = node.config.option.dist == "loadgroup"
+
+
+@pytest.fixture(autouse=True)
+def _plugins_imported_here_are_forgotten(tmp_path_factory: pytest.TempPathFactory):
+    """`run --agent` imports a plug-in file for the rest of its process and puts the file's folder on
+    sys.path (its neighbours import as they would from a script): right for a command, but in a test
+    process a later test's `--agent my_agent:MyAgent` then found an earlier test's my_agent.py."""
+    import sys
+
+    path = list(sys.path)
+    yield
+    sys.path[:] = path
+    base = str(tmp_path_factory.getbasetemp())
+    for name, module in list(sys.modules.items()):
+        if str(getattr(module, "__file__", None) or "").startswith(base):
+            del sys.modules[name]
