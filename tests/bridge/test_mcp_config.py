@@ -102,7 +102,7 @@ def test_a_bad_scenario_or_profile_is_one_line_and_exit_2(args, line, state_home
 @pytest.mark.anyio
 async def test_a_server_started_from_the_config_keeps_each_start_apart_records_the_client_and_forgets_health_checks(state_home, tmp_path):
     from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
+    from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp_types import Implementation
 
     from a320bench.bridge.mcp_config import render
@@ -110,12 +110,16 @@ async def test_a_server_started_from_the_config_keeps_each_start_apart_records_t
 
     server = json.loads(render("cursor", None, "benchmark", as_json=True))["mcpServers"]["a320"]
     params = StdioServerParameters(command=server["command"], args=server["args"], cwd=str(tmp_path))
-    for version in ("1.0", "2.0"):
-        async with Client(params, client_info=Implementation(name="probe-client", version=version)) as c:
-            await c.call_tool("read_ecam", {})
-            await c.call_tool("report_done", {"diagnosis": "GEN 1 fault", "actions_summary": "none"})
-    async with Client(params) as c:  # a health check (`claude mcp list`): tools listed, none called
-        assert len((await c.list_tools()).tools) == 6
+    # The server's stderr to a file: stdio_client's default is the sys.stderr of when mcp.client.stdio was first
+    # imported, which in this process may have been another test's captured stream (it has no file descriptor).
+    with open(tmp_path / "server.err", "w") as errlog:
+        for version in ("1.0", "2.0"):
+            transport = stdio_client(params, errlog=errlog)
+            async with Client(transport, client_info=Implementation(name="probe-client", version=version)) as c:
+                await c.call_tool("read_ecam", {})
+                await c.call_tool("report_done", {"diagnosis": "GEN 1 fault", "actions_summary": "none"})
+        async with Client(stdio_client(params, errlog=errlog)) as c:  # a health check (`claude mcp list`)
+            assert len((await c.list_tools()).tools) == 6  # tools listed, none called
     served = state_home / "a320-bench" / "served" / SCENARIO_ID
     trajectories = sorted(served.glob("*.jsonl"))
     assert len(trajectories) == 2 and len(list(served.glob("*.verdict.json"))) == 2
