@@ -94,7 +94,8 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
     line = f"{n} episode{'s' if n != 1 else ''} scored."
     if excluded:
         parts = ", ".join(f"{s} {k}" for s, k in excluded.items())
-        line += (f" Excluded from means: {parts} (--include-errors counts them as failures); a scenario left "
+        line = (f"{n} episode{'s' if n != 1 else ''} scored, {n - sum(excluded.values())} in the means."
+                f" Excluded from means: {parts} (--include-errors counts them as failures); a scenario left "
                  "without a result counts as failed in its system and overall rows"
                  + (", one whose gate failed for every model is left out of them." if "invalid_scenario" in excluded
                     else "."))

@@ -56,8 +56,8 @@ def test_the_human_table_shows_compliant_success_per_scenario_system_and_model(r
     code, out, err = score_cli(capsys, runs)
     assert (code, err) == (0, "")
     for text in ("By scenario and model", "By system and model", "Overall", "elec_test", "ELEC", "m-1",
-                 "compliant success", "67% [21%–94%]", "provider_error 1", "4 episodes scored",
-                 "Excluded from means: provider_error 1"):
+                 "compliant success", "67% [21%–94%]", "provider_error 1",
+                 "4 episodes scored, 3 in the means. Excluded from means: provider_error 1"):
         assert text in out, text
 
 
