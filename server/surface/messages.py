@@ -87,6 +87,15 @@ def bounded(value: Any, _depth: int = 0) -> Any:
 _CUT_STRING = re.compile(r"(.{%d})… \[cut: ([\d,]+) characters in all\]" % RECORD_CHARS, re.DOTALL)
 _CUT_ENTRIES = re.compile(r"\[cut: ([\d,]+) entries in all\]")
 _CUT_ITEMS = re.compile(r"\[cut: ([\d,]+) items in all\]")
+# No call an agent sent holds more (16 MB of text; a million entries is a message of megabytes): a record
+# claiming more was edited, and growing it back would only exhaust memory. Such a value stays as
+# recorded, and its replay does not reproduce.
+REGROW_MAX_CHARS, REGROW_MAX_ITEMS = 16_000_000, 1_000_000
+
+
+def _count(m: re.Match[str] | None, limit: int) -> int | None:
+    n = None if m is None else int(m[m.re.groups].replace(",", ""))
+    return n if n is not None and n <= limit else None
 
 
 def regrown(value: Any) -> Any:
@@ -97,20 +106,23 @@ def regrown(value: Any) -> Any:
     what the original did, and records the same."""
     if isinstance(value, str):
         m = _CUT_STRING.fullmatch(value)
-        return value if m is None else m[1] + "x" * (int(m[2].replace(",", "")) - RECORD_CHARS)
+        n = _count(m, REGROW_MAX_CHARS)
+        return value if m is None or n is None else m[1] + "x" * (n - RECORD_CHARS)
     if isinstance(value, dict):
         out = {regrown(k): regrown(v) for k, v in value.items()}
-        m = _CUT_ENTRIES.fullmatch(str(out.get("[cut]"))) if len(out) == RECORD_ITEMS + 1 else None
-        if m is not None:
+        marker = _CUT_ENTRIES.fullmatch(str(out.get("[cut]"))) if len(out) == RECORD_ITEMS + 1 else None
+        n = _count(marker, REGROW_MAX_ITEMS)
+        if n is not None:
             del out["[cut]"]
-            for n in range(RECORD_ITEMS, int(m[1].replace(",", ""))):
-                out[f"[cut] {n}"] = None  # lost entries: the server never reads them
+            for i in range(RECORD_ITEMS, n):
+                out[f"[cut] {i}"] = None  # lost entries: the server never reads them
         return out
     if isinstance(value, list):
         out_list = [regrown(v) for v in value]
-        m = _CUT_ITEMS.fullmatch(str(out_list[-1])) if len(out_list) == RECORD_ITEMS + 1 else None
-        if m is not None:
-            out_list[-1:] = [None] * (int(m[1].replace(",", "")) - RECORD_ITEMS)
+        marker = _CUT_ITEMS.fullmatch(str(out_list[-1])) if len(out_list) == RECORD_ITEMS + 1 else None
+        n = _count(marker, REGROW_MAX_ITEMS)
+        if n is not None:
+            out_list[-1:] = [None] * (n - RECORD_ITEMS)
         return out_list
     return value
 

@@ -77,3 +77,24 @@ def test_a_call_edited_to_look_cut_does_not_escape_verify(tmp_path, capsys):
     assert main(["score", "--verify", str(path)]) != exitcodes.OK
     err = capsys.readouterr().err
     assert "verify: FAILED" in err and "tool_call[0].is_error: recorded false, re-simulated true" in err
+
+
+def test_a_cut_edited_to_claim_billions_is_refused_without_growing_it(tmp_path, capsys):
+    # verify grows a cut value back to its recorded length: an edit claiming a length no message could carry
+    # must fail verify as edited, not make verify allocate it (a MemoryError, or the machine swapping).
+    path = tmp_path / "t.jsonl"
+    events = fly(path, ("wait", WIDE), ("set_control", {"control": "GEN 1", "position": "x" * 10_050}),
+                 ("set_control", LONG_LIST))
+    calls = [i for i, e in enumerate(events) if e["type"] == "tool_call"]
+    events[calls[0]]["arguments"]["[cut]"] = "[cut: 9,000,000,000 entries in all]"
+    text = events[calls[1]]["arguments"]["position"]
+    events[calls[1]]["arguments"]["position"] = text.replace("10,050 characters", "9,000,000,000,000 characters")
+    events[calls[2]]["arguments"]["position"][100] = "[cut: 9,000,000,000 items in all]"
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    capsys.readouterr()
+    assert main(["score", "--verify", str(path)]) == exitcodes.FAILED_CHECKS
+    err = capsys.readouterr().err
+    assert "verify: FAILED" in err and "Traceback" not in err
+    # Each edited call is named; the replay ran to its end (growing a claimed 9e9 entries, it ran out of memory
+    # after a minute here and ended harness_error)
+    assert "re-simulated \"harness_error\"" not in err and "harness_error" not in err, err
