@@ -180,9 +180,9 @@ def cross_check(sc: Scenario, name: str) -> list[Problem]:
                     pred(f"ground_truth.procedure[{b}].steps[{s}].when[{k}]", cond)
     for i, step in enumerate(gt.optional_actions):
         control(f"ground_truth.optional_actions[{i}]", step.control, step.position)
-        for name in ("also", "after", "when", "id"):  # scoring matches an optional action by its position alone
-            if getattr(step, name):
-                P(f"ground_truth.optional_actions[{i}]", f"{name}: applies to procedure steps only (an optional "
+        for field in ("also", "after", "when", "id"):  # scoring matches an optional action by its position alone
+            if getattr(step, field):
+                P(f"ground_truth.optional_actions[{i}]", f"{field}: applies to procedure steps only (an optional "
                   "action is matched by its control and position)")
     for i, fa in enumerate(gt.forbidden_actions):
         control(f"ground_truth.forbidden_actions[{i}]", fa.control, fa.position)
