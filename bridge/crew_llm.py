@@ -1,8 +1,9 @@
 """An LLM captain for the `crew` profile (`run --captain-model M`), like tau2's user model.
 
 The captain's decisions stay the scripted captain's (server/crew/captain.py):
-which action it understood, whether it confirms or refuses it and why, which
-instructions of the scenario's script are due, and the aircraft's status. The
+which action it understood, whether it confirms or refuses it and why or leaves it
+to the first officer (your_call: the ECAM does not show it), which instructions of
+the scenario's script are due, and the aircraft's status. The
 model only words them, in character: it is given the decision, the status and
 the instructions, never the scenario, its failures, procedure or success
 criteria, so it has no ground truth to reveal (and a reply that names a failure
@@ -27,8 +28,10 @@ PERSONA = (
     "You are the captain of an Airbus A320, the pilot flying, talking to your first officer, the pilot "
     "monitoring, who runs the ECAM. Answer in one to three short sentences, in the calm, clipped words of a "
     "flight deck. You will be told the decision you have already made and the facts you may use: convey exactly "
-    "that decision (confirm, refuse with its reason, or a status answer) and give every instruction you are told "
-    "to give, word for word in meaning. Never invent a failure, a reading or a procedure; say nothing else."
+    "that decision (confirm; refuse with its reason; your_call: you cannot confirm it because the ECAM does not show "
+    "it, so it is the first officer's call from the system pages; or a status answer) and give every instruction "
+    "you are told to give, word for word in meaning. Never invent a failure, a reading or a procedure; say nothing "
+    "else."
 )
 
 

@@ -1,20 +1,24 @@
 """The scripted captain of the `crew` profile: deterministic, and it never reveals the ground truth.
 
-The agent is the pilot monitoring; the captain flies and talks to ATC. What the
-captain says comes from three places only:
+The agent is the pilot monitoring; the captain flies and talks to ATC. The captain
+decides an action that needs confirmation (confirmation.py) as a real captain does,
+from what the pilots see now, never from the scenario:
 
-- the rule of confirmation (confirmation.py): an action that needs it is confirmed
-  when the scenario calls for it (its procedure, optional actions or one of the
-  captain's own instructions), and refused otherwise -- with the reason the
-  scenario's captain script gives for that action, or in general words;
-- the aircraft's state, as the pilots see it (altitude, speed, which engines run);
-- the scenario's captain script: instructions, given with the first answer from
-  their time on (`after_s`), and refusal reasons.
+- confirmed when the E/WD displays a line asking for exactly that control and
+  position (on_ecam.py), or when one of the captain's own instructions, already
+  given, asks for it;
+- refused when the E/WD asks for the same action on the other side (ENG MASTER 2
+  OFF while it shows ENG MASTER 1 OFF), or when the action shuts down the only
+  engine running in flight and the E/WD does not ask for it;
+- otherwise your_call: the captain cannot confirm it from the E/WD, the pilot
+  monitoring judges from the system pages (a procedure beyond the ECAM).
 
-It never names a failure, the procedure or a success criterion: its words are these
-templates, the state's numbers and the script's text, which the no-leak sweep reads
-(tests/surface/test_surface_no_leak.py). Confirming or refusing a proposed action is
-the captain's job, as on a real flight deck.
+An agent that asks about every action before looking learns only what the E/WD
+shows, which read_ecam shows it anyway. The rest of what the captain says comes from
+the aircraft's state as the pilots see it (altitude, speed, which engines run) and
+from the scenario's captain script: instructions, given with the first answer from
+their time on (`after_s`). Its words are these templates, the state's numbers and the
+script's text, which the no-leak sweep reads (tests/surface/test_surface_no_leak.py).
 
 A captain answers with a `CaptainAnswer`: what it says, and what it decided about
 which action (the scorer's crew check reads the decision from the trajectory).
@@ -30,13 +34,13 @@ from typing import Any, Literal, Protocol
 from ..scenario.model import CaptainScript, Scenario
 from ..sim import CONTROLS
 from .confirmation import NEEDS_CONFIRMATION, needs_confirmation
+from .on_ecam import asked_for
 
-Decision = Literal["confirmed", "refused", "go_ahead", "say_again", "status", "standing_by"]
+# confirmed, refused, your_call: an action that needs confirmation; go_ahead: one that needs none.
+Decision = Literal["confirmed", "refused", "your_call", "go_ahead", "say_again", "status", "standing_by"]
 
 GREETING = ("Captain here: I have the controls and the radios, you have the ECAM. Before anything we cannot "
             "undo, ask me to confirm it: name the control and the position.")
-GENERIC_REFUSAL = ("I see no reason for it. Check the ECAM and the system pages again before anything we "
-                   "cannot undo.")
 _STATUS = re.compile(r"\b(STATUS|ALTITUDE|LEVEL|SPEED|ENGINES?|WHERE|SITUATION|HEIGHT)\b")
 
 
@@ -99,14 +103,8 @@ class ScriptedCaptain:
     """One episode's captain (it remembers which instructions it gave)."""
 
     def __init__(self, scenario: Scenario):
-        gt = scenario.ground_truth
-        script = scenario.captain or CaptainScript()
-        called_for = {(s.control, s.position) for b in gt.procedure for s in b.steps}
-        called_for |= {(s.control, s.position) for s in gt.optional_actions}
-        called_for |= {(i.expect.control, i.expect.position) for i in script.instructions if i.expect}
-        self._confirmable = frozenset(a for a in called_for if needs_confirmation(*a))
-        self._reasons = {(r.control, r.position): r.reason for r in script.refusals}
-        self._instructions = list(script.instructions)
+        # The scenario gives the captain its script (what it says and when), never its procedure.
+        self._instructions = list((scenario.captain or CaptainScript()).instructions)
         self._given: set[int] = set()
         self._spoken = False
 
@@ -119,7 +117,7 @@ class ScriptedCaptain:
                 _REQUEST.search(message.upper()):
             answer = CaptainAnswer(f"Say again: {control} to which position?", "say_again", control)
         elif control is not None and position is not None:
-            answer = self._on_action(control, position)
+            answer = self._on_action(control, position, ac)
         elif _STATUS.search(message.upper()) or "?" in message:
             answer = CaptainAnswer(status(ac), "status")
         else:
@@ -127,14 +125,23 @@ class ScriptedCaptain:
         self._spoken = True
         return self._with_instructions(answer, elapsed_s)
 
-    def _on_action(self, control: str, position: str) -> CaptainAnswer:
+    def _on_action(self, control: str, position: str, ac: Any) -> CaptainAnswer:
         if not needs_confirmation(control, position):
             return CaptainAnswer(f"{control} {position}: your call, that needs no confirmation.", "go_ahead",
                                  control, position)
-        if (control, position) in self._confirmable:
+        shown = asked_for(ac)
+        if (control, position) in shown or (control, position) in self._instructed():
             return CaptainAnswer(f"Confirmed: {control} {position}. Go ahead.", "confirmed", control, position)
-        reason = self._reasons.get((control, position), GENERIC_REFUSAL)
-        return CaptainAnswer(f"Negative, not {control} {position}: {reason}", "refused", control, position)
+        reason = _refusal(control, position, shown, ac)
+        if reason is not None:
+            return CaptainAnswer(f"Negative, not {control} {position}: {reason}", "refused", control, position)
+        return CaptainAnswer(f"Not on the ECAM: I cannot confirm {control} {position} from here. If the system "
+                             "pages show it, your call.", "your_call", control, position)
+
+    def _instructed(self) -> set[tuple[str, str]]:
+        """What the captain's own instructions, already given, ask for."""
+        return {(e.control, e.position) for i in self._given
+                for e in [self._instructions[i].expect] if e is not None}
 
     def _with_instructions(self, answer: CaptainAnswer, elapsed_s: float) -> CaptainAnswer:
         due = [i for i, ins in enumerate(self._instructions)
@@ -144,6 +151,26 @@ class ScriptedCaptain:
         self._given.update(due)
         said = tuple(self._instructions[i].say for i in due)
         return CaptainAnswer(" ".join((answer.reply, *said)), answer.decision, answer.control, answer.position, said)
+
+
+# The same action on the other side: ENG MASTER 1 <-> ENG MASTER 2, ENG 1 AGENT 2 <-> ENG 2 AGENT 2, ...
+_SIDES = ("ENG MASTER {}", "ENG {} FIRE", "ENG {} AGENT 1", "ENG {} AGENT 2", "IDG {}")
+OTHER_SIDE = {c.format(n): c.format(3 - n) for c in _SIDES for n in (1, 2)}
+# Actions that shut engine n down: the captain keeps the only engine running in flight.
+_SHUTS_DOWN = {("ENG MASTER 1", "OFF"): 1, ("ENG MASTER 2", "OFF"): 2, ("ENG 1 FIRE", "RELEASED"): 1,
+               ("ENG 2 FIRE", "RELEASED"): 2}
+
+
+def _refusal(control: str, position: str, shown: frozenset[tuple[str, str]], ac: Any) -> str | None:
+    """Why the captain refuses an action the E/WD does not ask for, or None (then it is the pilot's call)."""
+    other = OTHER_SIDE.get(control)
+    if other is not None and (other, position) in shown:
+        return f"the ECAM calls for {other} {position}."
+    n = _SHUTS_DOWN.get((control, position))
+    if n is not None and not ac.get("flight.on_ground") and ac.get(f"eng{n}.running") \
+            and not ac.get(f"eng{3 - n}.running"):
+        return f"engine {n} is our only running engine, and the ECAM does not call for it."
+    return None
 
 
 def status(ac: Any) -> str:

@@ -190,8 +190,6 @@ def cross_check(sc: Scenario, name: str) -> list[Problem]:
         for i, ins in enumerate(sc.captain.instructions):
             if ins.expect is not None:
                 control(f"captain.instructions[{i}].expect", ins.expect.control, ins.expect.position)
-        for i, ref in enumerate(sc.captain.refusals):
-            control(f"captain.refusals[{i}]", ref.control, ref.position)
     panels = {c.panel for c in CONTROLS.values()}
     for i, crit in enumerate(sc.success):
         if isinstance(crit, ControlsUnchanged):

@@ -228,19 +228,12 @@ class CaptainInstruction(Strict):
                                   "track an instruction given and not carried out is a crew violation.")
 
 
-class CaptainRefusal(Strict):
-    control: str
-    position: str
-    reason: str = Field(min_length=1, description="Why the captain refuses this action (agent-facing).")
-
-
 class CaptainScript(Strict):
-    """What the captain of the `crew` profile says beyond the rules every scenario shares (server/crew)."""
+    """What the captain of the `crew` profile says beyond the rules every scenario shares (server/crew).
+    The captain confirms an action from what the E/WD shows, or from an `expect` once it has given that
+    instruction: never from the ground truth."""
 
     instructions: list[CaptainInstruction] = Field(default_factory=list)
-    refusals: list[CaptainRefusal] = Field(
-        default_factory=list, description="Reasons for refusing actions this scenario invites; any other action "
-                                          "that needs confirmation and is not called for is refused in general words.")
 
 
 class Budget(Strict):

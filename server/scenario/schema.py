@@ -28,7 +28,7 @@ def generate() -> dict[str, Any]:
     controls = sorted(CONTROLS)
     positions = sorted({p for c in CONTROLS.values() for p in c.positions})
     titles = list(ALERT_TITLES)
-    for name in ("Step", "ForbiddenAction", "Action", "CaptainRefusal"):
+    for name in ("Step", "ForbiddenAction", "Action"):
         defs[name]["properties"]["control"]["enum"] = controls
         defs[name]["properties"]["position"]["enum"] = positions
     defs["FailureSpec"]["properties"]["id"]["enum"] = sorted(FAILURES)

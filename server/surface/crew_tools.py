@@ -28,8 +28,11 @@ async def captain(
     PUSH, IDG DISC, RAT MAN ON or EMER ELEC PWR MAN ON PUSH, PAX OXY MASKS MAN ON,
     EMER EVAC ANNOUNCE -- ask the captain to confirm it, one action per message,
     naming the control and the position as list_controls gives them, e.g.
-    "Confirm ENG MASTER 1 OFF". The captain confirms or refuses, with a reason: do
-    not take an action the captain refused. You can also ask for our status
+    "Confirm ENG MASTER 1 OFF". The captain judges from the ECAM as it is now: it
+    confirms an action the ECAM calls for, refuses one with a reason (do not take
+    an action the captain refused), or, for an action the ECAM does not show,
+    leaves it to your judgement from the system pages ("your_call"). You can also
+    ask for our status
     (altitude, speed, engines) and tell the captain what you found; the captain may
     give you instructions, which you carry out."""
     st = state_of(ctx)

@@ -98,7 +98,8 @@ class DoneReceipt(Result):
 
 class CaptainReply(Result):
     reply: str = Field(description="What the captain says.")
-    decision: str = Field(description="confirmed or refused (an action that needs confirmation), go_ahead (an "
+    decision: str = Field(description="confirmed, refused or your_call (an action that needs confirmation: "
+                                      "your_call when the ECAM does not show it, for you to judge), go_ahead (an "
                                       "action that needs none), say_again, status, or standing_by.")
     control: str | None = Field(description="The control the captain understood you to mean, if any.")
     position: str | None = Field(description="The position the captain understood, if any.")

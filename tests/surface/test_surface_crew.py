@@ -40,7 +40,9 @@ def _check(said: list[dict]) -> None:
         "I have the radios: I am declaring MAYDAY and we will divert.",
         "We cannot hold this level on one engine. When the ECAM actions are done, set FL250 on the FCU for the "
         "drift-down.", "Then pull the ALT knob to start it."]
-    assert said[3]["reply"] == "Negative, not ENG MASTER 2 OFF: engine 2 is our good engine, it stays running."
+    # Engine 1 shut down, the E/WD asks for nothing more of the masters: engine 2 stays running.
+    assert said[3]["reply"] == ("Negative, not ENG MASTER 2 OFF: engine 2 is our only running engine, and the ECAM "
+                                "does not call for it.")
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])

@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from a320bench.server.scenario.loader import load
 from a320bench.server.crew.confirmation import NEEDS_CONFIRMATION
-from a320bench.server.scenario.model import Budget, CaptainRefusal, CaptainScript, Scenario, StatePredicate
+from a320bench.server.scenario.model import Budget, CaptainInstruction, CaptainScript, Scenario, StatePredicate
 from a320bench.server.sim import CONTROLS, FAILURES, PAGES
 from a320bench.server.sim.ecam import ALERTS
 
@@ -184,10 +184,10 @@ async def test_the_captain_reveals_no_ground_truth(path: Path):
 
 
 async def test_the_captain_sweep_would_catch_a_script_that_leaks():
-    # A captain script whose refusal reason copies the scenario's forbidden-action reason is caught.
+    # A captain script whose instruction copies the scenario's forbidden-action reason is caught.
     sc = load(SCENARIOS / "fire" / "eng1_cruise_first_agent.yaml")
     fa = sc.ground_truth.forbidden_actions[0]
-    script = CaptainScript(refusals=[CaptainRefusal(control=fa.control, position=fa.position, reason=fa.why)])
+    script = CaptainScript(instructions=[CaptainInstruction(say=fa.why)])
     haystack = "\n".join(await _sweep_crew(sc.model_copy(update={"captain": script}))).lower()
     assert fa.why.lower() in haystack and _needles(sc)[fa.why].startswith("forbidden action reason")
 
