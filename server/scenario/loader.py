@@ -43,6 +43,11 @@ class Problem:
         return text.replace("\n", "\\n")  # one problem, one line
 
 
+# Fields a scenario of an earlier version may still carry: what to do instead.
+_REMOVED = {"captain.refusals": "removed in 0.4.0: delete it (the captain refuses from what the E/WD shows, "
+                                "never from the scenario)"}
+
+
 def _loc(loc: tuple) -> str:
     out = ""
     for part in loc:
@@ -102,7 +107,7 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
             if err["type"] == "missing":
                 msg = "required field is missing"
             elif err["type"] == "extra_forbidden":
-                msg = "unknown field (not in the scenario schema)"
+                msg = _REMOVED.get(path, "unknown field (not in the scenario schema)")
             problems.append(Problem(name, path, msg))
         return None, _capped(name, problems)
     return sc, _capped(name, cross_check(sc, name))

@@ -152,3 +152,11 @@ def test_an_optional_action_refuses_what_only_a_procedure_step_honours(tmp_path,
     assert [(p.path, p.message) for p in problems] == [
         ("ground_truth.optional_actions[0]", f"{extra.split(':')[0]}: applies to procedure steps only (an optional "
                                              "action is matched by its control and position)")]
+
+
+def test_a_scenario_of_0_3_with_captain_refusals_is_told_the_field_is_gone_and_why(tmp_path):
+    f = tmp_path / "old.yaml"
+    f.write_text(ELEC + "captain:\n  refusals:\n    - {control: ENG MASTER 2, position: \"OFF\", reason: \"no\"}\n")
+    _, problems = parse(f)
+    assert [str(p) for p in problems] == [f"{f}: captain.refusals: removed in 0.4.0: delete it (the captain refuses "
+                                          "from what the E/WD shows, never from the scenario)"]
