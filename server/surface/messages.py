@@ -47,18 +47,7 @@ def capped(value: Any, _depth: int = 0) -> Any:
     if isinstance(value, str):
         return value if len(value) <= RECORD_CHARS else f"{value[:RECORD_CHARS]}… [cut: {len(value):,} characters in all]"
     if isinstance(value, (dict, list)):
-        if _depth >= RECORD_DEPTH:
-            return "[cut: nested too deep]"
-        if isinstance(value, dict):
-            items = list(value.items())
-            out: Any = {capped(str(k)): capped(v, _depth + 1) for k, v in items[:RECORD_ITEMS]}
-            if len(items) > RECORD_ITEMS:
-                out["[cut]"] = f"[cut: {len(items):,} entries in all]"
-            return out
-        out = [capped(v, _depth + 1) for v in value[:RECORD_ITEMS]]
-        if len(value) > RECORD_ITEMS:
-            out.append(f"[cut: {len(value):,} items in all]")
-        return out
+        return _cut(value, _depth, capped, key=lambda k: capped(str(k)))
     return value
 
 
@@ -68,17 +57,24 @@ def bounded(value: Any, _depth: int = 0) -> Any:
     So the record holds everything a call's outcome depends on, and `score --verify` can send it again."""
     if not isinstance(value, (dict, list)):
         return value
-    if _depth >= RECORD_DEPTH:
+    if (isinstance(value, dict) and _depth < RECORD_DEPTH and len(value) <= RECORD_ITEMS
+            and not any(isinstance(v, (dict, list)) for v in value.values())):
+        return value  # the usual call: nothing to cut, nothing copied
+    return _cut(value, _depth, bounded)
+
+
+def _cut(value: dict | list, depth: int, inner: Any, key: Any = lambda k: k) -> Any:
+    """An object or a list past RECORD_DEPTH, or its first RECORD_ITEMS entries (each through `inner`)
+    and a marker of how many there were: the cut `capped` records and `bounded` acts on."""
+    if depth >= RECORD_DEPTH:
         return "[cut: nested too deep]"
     if isinstance(value, dict):
-        if len(value) <= RECORD_ITEMS and not any(isinstance(v, (dict, list)) for v in value.values()):
-            return value  # the usual call: nothing to cut, nothing copied
         items = list(value.items())
-        out: Any = {k: bounded(v, _depth + 1) for k, v in items[:RECORD_ITEMS]}
+        out: Any = {key(k): inner(v, depth + 1) for k, v in items[:RECORD_ITEMS]}
         if len(items) > RECORD_ITEMS:
             out["[cut]"] = f"[cut: {len(items):,} entries in all]"
         return out
-    out = [bounded(v, _depth + 1) for v in value[:RECORD_ITEMS]]
+    out = [inner(v, depth + 1) for v in value[:RECORD_ITEMS]]
     if len(value) > RECORD_ITEMS:
         out.append(f"[cut: {len(value):,} items in all]")
     return out
