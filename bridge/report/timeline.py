@@ -127,9 +127,10 @@ def _note(name: str, ev: dict[str, Any]) -> str:
         return f"{r['previous']} → {r.get('position')}" if r.get("previous") else f"→ {r.get('position')}"
     if name == "wait":
         return f"waited {r.get('waited_s')} s"
-    if name == "read_ecam":
-        titles = [a.get("title") for a in _dicts(r.get("alerts"))]
-        return "ECAM: " + (", ".join(map(str, titles)) if titles else "no alert")
+    if name == "read_ecam":  # the lines too: a reviewer checks each action against what the agent was shown
+        alerts = [str(a.get("title")) + "".join(f" {line}" for line in a.get("lines") or () if isinstance(line, str))
+                  for a in _dicts(r.get("alerts"))]
+        return _cut("ECAM: " + ("; ".join(alerts) if alerts else "no alert"), 600)
     if name == "read_system_page":
         return f"page {r.get('page')}"
     return ""

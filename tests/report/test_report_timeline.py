@@ -162,3 +162,11 @@ def test_a_model_run_keeps_its_turns_and_a_client_run_its_report(tmp_path):
 def test_long_texts_are_cut_and_say_by_how_much(tmp_path):
     t = gen1().done("x" * 2500, "y").final()
     assert timeline(t, tmp_path)["report"]["diagnosis"] == "x" * 2000 + "… [500 more characters]"
+
+
+def test_a_read_of_the_ecam_shows_the_lines_the_agent_was_shown_not_only_the_titles(tmp_path):
+    shown = {"alerts": [{"title": "ELEC GEN 1 FAULT", "level": 2, "lines": ["-GEN 1........OFF THEN ON"]},
+                        {"title": "ELEC IDG 1 OIL LO PR", "level": 2, "lines": []}]}
+    t = gen1().call("read_ecam", {}, shown).call("read_ecam", {}, {"alerts": []}).final()
+    assert [c["note"] for c in timeline(t, tmp_path)["calls"]] == [
+        "ECAM: ELEC GEN 1 FAULT -GEN 1........OFF THEN ON; ELEC IDG 1 OIL LO PR", "ECAM: no alert"]
