@@ -94,7 +94,8 @@ def pass_curves(overall: list[dict[str, Any]], colours: dict[str, str]) -> dict[
                              "hovertemplate": f"{label}" + " k=%{x}: %{y:.2f}<extra>" + m["model"] + "</extra>"})
     return {"data": data, "layout": _layout("pass^k (solid) and pass@k (dotted), mean over scenarios",
                                             xaxis={"title": {"text": "k"}, "dtick": 1},
-                                            yaxis={"range": [0, 1.05], "tickformat": ".0%"})}
+                                            yaxis={"range": [0, 1.05], "tickformat": ".0%"},
+                                            legend={"orientation": "h", "y": -0.3})}  # below the axis title
 
 
 def cost_tokens(overall: list[dict[str, Any]], colours: dict[str, str]) -> dict[str, Any] | None:
