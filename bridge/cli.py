@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _dispatch(argv: list[str] | None) -> int:
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # `a320-bench` alone: what it can do, not an error line
+        parser.print_help()
+        return exitcodes.USAGE
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         _refuse_unknown(parser, args.command, unknown)

@@ -218,6 +218,14 @@ def test_an_unknown_flag_names_its_command_and_the_flag_it_nearly_spells(argv, l
     assert capsys.readouterr().err.strip().splitlines() == [line]
 
 
+def test_the_command_alone_lists_what_it_can_do(capsys):
+    assert main([]) == exitcodes.USAGE
+    out = capsys.readouterr().out
+    assert out.startswith("usage: a320-bench [-h] [--version] COMMAND ...\n")
+    assert [c for c in ("run", "serve", "score", "report", "export", "validate", "mcp-config")
+            if f"\n    {c} " not in out and f"\n    {c}\n" not in out] == []
+
+
 def test_version_prints_the_installed_distribution_s_version(capsys):
     from importlib.metadata import version
 
