@@ -17,7 +17,7 @@ from ..errors import MissingExtra, UsageError
 
 def run_export(args: Any) -> int:
     if not args.inspect:
-        raise UsageError("export: say which format: --inspect (the only one so far)")
+        raise UsageError("a320-bench export: say which format: --inspect (the only one so far)")
     try:
         import inspect_ai  # noqa: F401
     except ImportError as e:

@@ -260,3 +260,9 @@ def test_a_plug_in_file_named_as_a_module_or_without_its_class_is_told_the_form_
     assert main(["run", "--agent", "my_agent.py", "--no-progress"]) == exitcodes.USAGE
     assert capsys.readouterr().err.strip() == "error: --agent my_agent.py: name the agent's class too: my_agent.py:ClassName"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my_agent.py"]
+
+
+def test_export_without_a_format_says_which_there_are_as_the_other_usage_errors_do(tmp_path, capsys):
+    assert main(["export", str(tmp_path), "-o", str(tmp_path / "logs")]) == exitcodes.USAGE
+    assert capsys.readouterr().err == "error: a320-bench export: say which format: --inspect (the only one so far)\n"
+    assert not (tmp_path / "logs").exists()
