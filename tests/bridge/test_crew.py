@@ -243,6 +243,29 @@ def test_the_crew_check_reads_the_captains_latest_word_on_an_action():
         "unconfirmed", None, None, "refused_taken", None, "refused_taken", None, "unconfirmed", "unconfirmed"]
 
 
+def test_a_your_call_lapses_when_an_alert_appears_after_it():
+    # Red team round 11: asked before the fire showed (oil hot on engine 1, both engines running), the
+    # captain cannot confirm ENG MASTER 2 OFF from the E/WD and leaves it to the pilot; 12 s later ENG 1 FIRE
+    # asks for ENG MASTER 1 OFF and the captain, asked again, refuses engine 2's. The stale your_call passed
+    # the crew check for the wrong engine's master.
+    sc = load(ROOT / "scenarios" / "fire" / "eng1_after_oil_hi_temp_cruise.yaml")
+    early = Says(("say", "Confirm ENG MASTER 2 OFF"), ("wait", 15), ("act", ("ENG MASTER 2", "OFF")))
+    card = score_events(fly(early, sc))
+    assert [r["decision"] for r in early.replies] == ["your_call"]
+    assert (card.crew_unconfirmed, card.crew_refused_taken) == (1, 0)
+    asked_again = Says(("say", "Confirm ENG MASTER 2 OFF"), ("wait", 15), ("say", "Confirm ENG MASTER 2 OFF"),
+                       ("act", ("ENG MASTER 2", "OFF")))
+    card = score_events(fly(asked_again, sc))
+    assert [r["decision"] for r in asked_again.replies] == ["your_call", "refused"]
+    assert (card.crew_unconfirmed, card.crew_refused_taken) == (0, 1)
+    # Given with the alerts the episode began with (recorded on that same first call), it stands.
+    check = CrewCheck([])
+    check.ecam_changed([{"title": "ENG 1 OIL HI TEMP", "level": 2, "shown": True, "t_s": 0.0}])
+    check.captain({"decision": "your_call", "control": "ENG MASTER 1", "position": "OFF"})
+    check.ecam_changed([{"title": "ENG 1 OIL HI TEMP", "level": 2, "shown": False, "t_s": 9.0}])
+    assert check.action("ENG MASTER 1", "OFF") is None
+
+
 def test_the_ecam_line_tables_cover_every_line_of_the_catalogue_asking_for_an_action_that_needs_confirmation():
     from types import SimpleNamespace
 
