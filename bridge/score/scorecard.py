@@ -290,6 +290,10 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         elif kind == "captain_turn":
             captain_spent.add(ev.get("usage"), ev.get("cost_usd"))
         elif kind == "setup":
+            if edited is None and (setup is not None or tracker is not None):
+                # The calls are classified by the setup before them, the scenario checked against the last.
+                edited = f"a {'second' if setup is not None else 'late'} setup event at line {n}: the recorder " \
+                         f"writes one, before the calls"
             setup = ev
             gate = ev.get("gate")
             if isinstance(gate, dict):
