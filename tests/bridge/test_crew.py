@@ -327,6 +327,24 @@ def test_an_instruction_due_and_never_carried_out_fails_the_crew_check():
         0, 0, 2, False)  # FL250 and the ALT knob pulled were due from 0 s; FL200 (after 120 s) never came due
 
 
+def test_a_captain_script_edited_out_with_the_scenario_hash_deleted_is_warned_of_by_plain_score(tmp_path, capsys):
+    # Red team round 11: the crew check reads the captain's instructions from the embedded scenario; deleting
+    # them and meta.scenario_sha256 with them passed the crew check in plain score without a warning.
+    path = tmp_path / "t.jsonl"
+    agent = Says(("say", "Status?"), ("say", "Confirm ENG MASTER 2 OFF"), ("act", ("ENG MASTER 2", "OFF")))
+    anyio.run(functools.partial(run_episode, DAMAGE, agent, profile=CREW, path=path))
+    evs = events(path)
+    del evs[0]["scenario"]["captain"], evs[0]["scenario_sha256"]
+    path.write_text("".join(json.dumps(e) + "\n" for e in evs))
+    assert (score_file(path).crew_missed_instructions, score_file(path).crew_ok) == (0, True)  # was (2, False)
+    capsys.readouterr()
+    main(["score", str(path)])
+    assert f"{path}: meta.scenario_sha256 is missing: the server records the embedded scenario's (edited? score " \
+           f"--verify checks it)" in capsys.readouterr().err
+    assert main(["score", "--verify", str(path)]) != exitcodes.OK
+    assert "meta.scenario_sha256: not the catalogue scenario's hash" in capsys.readouterr().err
+
+
 @pytest.fixture
 def captain_env(tmp_path, monkeypatch):
     monkeypatch.setenv("A320_BENCH_BACKOFF_BASE_S", "0.01")
