@@ -422,3 +422,20 @@ def test_the_captain_decides_a_confirmation_from_what_the_pilots_see_not_from_th
     assert {action: said.pop() for action, said in decisions.items() if said != {"your_call"}} == {
         "ENG MASTER 1 OFF": "confirmed", "ENG 1 FIRE RELEASED": "confirmed", "ENG 1 AGENT 1 PUSH": "confirmed",
         "ENG MASTER 2 OFF": "refused", "ENG 2 FIRE RELEASED": "refused", "ENG 2 AGENT 1 PUSH": "refused"}
+
+
+@pytest.mark.xfail(strict=True, reason="red team round 11, not fixed: once ENG 1 FIRE's action lines are done the "
+                   "E/WD asks for nothing of the table, and the captain leaves a bottle into the good engine, or its "
+                   "IDG, to the pilot (your_call, which the crew check counts as asked) instead of refusing it")
+def test_the_captain_refuses_the_good_engines_bottle_and_idg_once_the_fire_drill_is_done():
+    ac = prepared(FIRE).aircraft
+    for control, position in (("THR LEVER 1", "IDLE"), ("ENG MASTER 1", "OFF"), ("ENG 1 FIRE", "RELEASED")):
+        ac.set_control(control, position)
+        ac.advance(1)
+    ac.advance(12)
+    ac.set_control("ENG 1 AGENT 1", "PUSH")
+    ac.advance(1)
+    assert "ENG 1 FIRE" in ac.ecam_titles() and asked_for(ac) == frozenset()
+    captain = ScriptedCaptain(FIRE)
+    asked = ("ENG 2 AGENT 1 PUSH", "ENG 2 AGENT 2 PUSH", "IDG 2 DISC")
+    assert {a: captain.decide(f"Confirm {a}", ac, 0.0).decision for a in asked} == dict.fromkeys(asked, "refused")
