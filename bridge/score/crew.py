@@ -10,8 +10,11 @@ The captain's decisions are read from its recorded answers (`decision`, `control
 `position`: `score --verify` re-simulates them); its latest word on an action counts.
 `confirmed` clears the action, and so does `your_call`: the captain cannot confirm it
 from the E/WD and leaves it to the pilot who asked (a procedure beyond the ECAM); the
-classification of the action's effects still judges it. The check passes with none of
-the three.
+classification of the action's effects still judges it. A your_call is the captain's word
+on the E/WD as it was: an alert that appears after it lapses it, and the action must be
+asked again (the new E/WD may call for the other side's, which the captain refuses:
+asked at the start, before the failure showed, it let the wrong engine's master through).
+The check passes with none of the three.
 An instruction's action is called for in the crew track: the classification counts it as
 optional (`called_for`), not harmful.
 """
@@ -59,6 +62,11 @@ class CrewCheck:
         decision = result.get("decision")
         if decision in ("confirmed", "refused", "your_call"):
             self.said[action_key(result.get("control"), result.get("position"))] = decision
+
+    def ecam_changed(self, changes: Any) -> None:
+        """A call's `ecam_changes`: an alert that appeared lapses every your_call given before it."""
+        if isinstance(changes, list) and any(isinstance(c, dict) and c.get("shown") is True for c in changes):
+            self.said = {key: said for key, said in self.said.items() if said != "your_call"}
 
     def action(self, control: Any, position: Any) -> str | None:
         """A successful set_control: 'refused_taken', 'unconfirmed' or None."""

@@ -49,10 +49,14 @@ def hash_agrees(scenario: dict[str, Any], recorded: str) -> bool:
 def disagreement(meta: dict[str, Any], setup: dict[str, Any] | None) -> str | None:
     """Why the file's scenario does not agree with itself, or None."""
     scenario = meta.get("scenario")
-    if not isinstance(scenario, dict):
-        return None
     recorded = meta.get("scenario_sha256")
-    if isinstance(recorded, str) and not hash_agrees(scenario, recorded):
+    # The server writes both, always: without them an edit of the scenario (its captain's instructions,
+    # which the crew check reads) had nothing to disagree with.
+    if not isinstance(scenario, dict):
+        return "meta.scenario is missing: the server embeds the scenario it flew"
+    if not isinstance(recorded, str):
+        return "meta.scenario_sha256 is missing: the server records the embedded scenario's"
+    if not hash_agrees(scenario, recorded):
         return "meta.scenario_sha256 is not the sha256 of the embedded scenario"
     if isinstance(setup, dict) and "ground_truth" in setup and setup["ground_truth"] != scenario.get("ground_truth"):
         return "setup.ground_truth is not the embedded scenario's"

@@ -20,7 +20,8 @@ the catalogue's scenario, must give back the same trajectory. For each file:
    leaves behind (provider_error with its attempts, a client_report with the error,
    a harness_error with a traceback: provenance.py);
 4. the verdict: the ScoreCard of the file equals the ScoreCard of the re-simulation
-   (status, outcome, compliant success, completion, harm, invariants, diagnosis);
+   (status, outcome, compliant success, completion, harm, invariants, diagnosis, the count of each
+   class of command, the crew check);
 5. who flew it: the rest of the file agrees with the label in `meta` (provenance.py).
 
 The summary names the catalogue verified against, with its selection hash (the
@@ -58,7 +59,8 @@ _FINAL_FIELDS = ("success", "state_hash", "tool_calls_used", "sim_time_s", "repo
 _VERDICT_FIELDS = ("status", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
                    "steps_total", "in_order", "dangerous", "anti_procedure", "harmful", "extraneous",
                    "invariant_violations", "capabilities_removed", "diagnosis_match",
-                   "diagnosis_beyond_ecam")
+                   "diagnosis_beyond_ecam", "counts", "crew_ok", "crew_unconfirmed", "crew_refused_taken",
+                   "crew_missed_instructions")  # counts: the `declared` column's among them
 MAX_SHOWN = 3  # differences named per episode
 
 

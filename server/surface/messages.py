@@ -24,7 +24,16 @@ RECORD_ITEMS = 100  # entries of one object or list the agent sent, kept in the 
 RECORD_DEPTH = 8
 _MATCH_CHARS = 100  # longer names get no "did you mean"
 
-_echo = reprlib.Repr()
+class _Echo(reprlib.Repr):
+    """reprlib, but a long string inside an object or a list shows its head only, as `show` shows one
+    alone: reprlib's head…tail showed the end of a string the record cuts (RECORD_CHARS), so
+    `score --verify`, replaying the record, echoed other characters and an honest episode failed."""
+
+    def repr_str(self, x: str, level: int) -> str:
+        return show(x) if len(x) > self.maxstring else repr(x)
+
+
+_echo = _Echo()
 _echo.maxstring = _echo.maxother = ECHO_CHARS
 _echo.maxdict = _echo.maxlist = 20
 _echo.maxlevel = 4

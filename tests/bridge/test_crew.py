@@ -243,6 +243,29 @@ def test_the_crew_check_reads_the_captains_latest_word_on_an_action():
         "unconfirmed", None, None, "refused_taken", None, "refused_taken", None, "unconfirmed", "unconfirmed"]
 
 
+def test_a_your_call_lapses_when_an_alert_appears_after_it():
+    # Red team round 11: asked before the fire showed (oil hot on engine 1, both engines running), the
+    # captain cannot confirm ENG MASTER 2 OFF from the E/WD and leaves it to the pilot; 12 s later ENG 1 FIRE
+    # asks for ENG MASTER 1 OFF and the captain, asked again, refuses engine 2's. The stale your_call passed
+    # the crew check for the wrong engine's master.
+    sc = load(ROOT / "scenarios" / "fire" / "eng1_after_oil_hi_temp_cruise.yaml")
+    early = Says(("say", "Confirm ENG MASTER 2 OFF"), ("wait", 15), ("act", ("ENG MASTER 2", "OFF")))
+    card = score_events(fly(early, sc))
+    assert [r["decision"] for r in early.replies] == ["your_call"]
+    assert (card.crew_unconfirmed, card.crew_refused_taken) == (1, 0)
+    asked_again = Says(("say", "Confirm ENG MASTER 2 OFF"), ("wait", 15), ("say", "Confirm ENG MASTER 2 OFF"),
+                       ("act", ("ENG MASTER 2", "OFF")))
+    card = score_events(fly(asked_again, sc))
+    assert [r["decision"] for r in asked_again.replies] == ["your_call", "refused"]
+    assert (card.crew_unconfirmed, card.crew_refused_taken) == (0, 1)
+    # Given with the alerts the episode began with (recorded on that same first call), it stands.
+    check = CrewCheck([])
+    check.ecam_changed([{"title": "ENG 1 OIL HI TEMP", "level": 2, "shown": True, "t_s": 0.0}])
+    check.captain({"decision": "your_call", "control": "ENG MASTER 1", "position": "OFF"})
+    check.ecam_changed([{"title": "ENG 1 OIL HI TEMP", "level": 2, "shown": False, "t_s": 9.0}])
+    assert check.action("ENG MASTER 1", "OFF") is None
+
+
 def test_the_ecam_line_tables_cover_every_line_of_the_catalogue_asking_for_an_action_that_needs_confirmation():
     from types import SimpleNamespace
 
@@ -302,6 +325,24 @@ def test_an_instruction_due_and_never_carried_out_fails_the_crew_check():
     card = score_events(fly(agent, DAMAGE))
     assert (card.crew_unconfirmed, card.crew_refused_taken, card.crew_missed_instructions, card.crew_ok) == (
         0, 0, 2, False)  # FL250 and the ALT knob pulled were due from 0 s; FL200 (after 120 s) never came due
+
+
+def test_a_captain_script_edited_out_with_the_scenario_hash_deleted_is_warned_of_by_plain_score(tmp_path, capsys):
+    # Red team round 11: the crew check reads the captain's instructions from the embedded scenario; deleting
+    # them and meta.scenario_sha256 with them passed the crew check in plain score without a warning.
+    path = tmp_path / "t.jsonl"
+    agent = Says(("say", "Status?"), ("say", "Confirm ENG MASTER 2 OFF"), ("act", ("ENG MASTER 2", "OFF")))
+    anyio.run(functools.partial(run_episode, DAMAGE, agent, profile=CREW, path=path))
+    evs = events(path)
+    del evs[0]["scenario"]["captain"], evs[0]["scenario_sha256"]
+    path.write_text("".join(json.dumps(e) + "\n" for e in evs))
+    assert (score_file(path).crew_missed_instructions, score_file(path).crew_ok) == (0, True)  # was (2, False)
+    capsys.readouterr()
+    main(["score", str(path)])
+    assert f"{path}: meta.scenario_sha256 is missing: the server records the embedded scenario's (edited? score " \
+           f"--verify checks it)" in capsys.readouterr().err
+    assert main(["score", "--verify", str(path)]) != exitcodes.OK
+    assert "meta.scenario_sha256: not the catalogue scenario's hash" in capsys.readouterr().err
 
 
 @pytest.fixture
@@ -381,3 +422,20 @@ def test_the_captain_decides_a_confirmation_from_what_the_pilots_see_not_from_th
     assert {action: said.pop() for action, said in decisions.items() if said != {"your_call"}} == {
         "ENG MASTER 1 OFF": "confirmed", "ENG 1 FIRE RELEASED": "confirmed", "ENG 1 AGENT 1 PUSH": "confirmed",
         "ENG MASTER 2 OFF": "refused", "ENG 2 FIRE RELEASED": "refused", "ENG 2 AGENT 1 PUSH": "refused"}
+
+
+@pytest.mark.xfail(strict=True, reason="red team round 11, not fixed: once ENG 1 FIRE's action lines are done the "
+                   "E/WD asks for nothing of the table, and the captain leaves a bottle into the good engine, or its "
+                   "IDG, to the pilot (your_call, which the crew check counts as asked) instead of refusing it")
+def test_the_captain_refuses_the_good_engines_bottle_and_idg_once_the_fire_drill_is_done():
+    ac = prepared(FIRE).aircraft
+    for control, position in (("THR LEVER 1", "IDLE"), ("ENG MASTER 1", "OFF"), ("ENG 1 FIRE", "RELEASED")):
+        ac.set_control(control, position)
+        ac.advance(1)
+    ac.advance(12)
+    ac.set_control("ENG 1 AGENT 1", "PUSH")
+    ac.advance(1)
+    assert "ENG 1 FIRE" in ac.ecam_titles() and asked_for(ac) == frozenset()
+    captain = ScriptedCaptain(FIRE)
+    asked = ("ENG 2 AGENT 1 PUSH", "ENG 2 AGENT 2 PUSH", "IDG 2 DISC")
+    assert {a: captain.decide(f"Confirm {a}", ac, 0.0).decision for a in asked} == dict.fromkeys(asked, "refused")

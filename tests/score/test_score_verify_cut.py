@@ -98,3 +98,15 @@ def test_a_cut_edited_to_claim_billions_is_refused_without_growing_it(tmp_path, 
     # Each edited call is named; the replay ran to its end (growing a claimed 9e9 entries, it ran out of memory
     # after a minute here and ended harness_error)
     assert "re-simulated \"harness_error\"" not in err and "harness_error" not in err, err
+
+
+def test_an_error_echoing_a_long_string_inside_a_list_shows_no_more_of_it_than_the_record_keeps(tmp_path, capsys):
+    # Red team round 11: the echo of a list (reprlib) showed a long string's head and tail; the record keeps
+    # its first 10,000 characters, so the replay echoed a tail of filler and the honest episode failed verify.
+    events = fly(tmp_path / "t.jsonl", ("set_control", {"control": ["a" * 20_000 + "TAIL"], "position": "OFF"}))
+    error = tool_calls(events)[0]["result"]["error"]
+    assert error.startswith("set_control: invalid arguments. 'control': ['aaa")
+    assert "a'… (cut: 20,004 characters in all)] is not valid. Valid: " in error and "TAIL" not in error
+    capsys.readouterr()
+    assert main(["score", "--verify", str(tmp_path / "t.jsonl")]) == exitcodes.OK
+    assert capsys.readouterr().err.startswith("verify: 1 of 1 episode(s) reproduce against the installed catalogue (")
