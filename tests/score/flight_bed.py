@@ -37,6 +37,22 @@ def scenario(rel: str) -> Scenario:
     return load(ROOT / "scenarios" / f"{rel}.yaml")
 
 
+class Sends:
+    """Sends the given tool calls, as given, and nothing else (arguments a real agent could send)."""
+
+    name, model = "sends", None
+
+    def __init__(self, *calls: tuple[str, dict[str, Any]]):
+        self.calls = calls
+
+    def meta(self) -> dict[str, Any]:
+        return {}
+
+    async def run(self, view: Any) -> None:
+        for name, args in self.calls:
+            await view.tools.call(name, args)
+
+
 class ProcedureThen:
     """The ground-truth procedure, then `extra` actions (and waits: ("wait", seconds)), then report_done.
     With `procedure=False`, the extra actions alone.

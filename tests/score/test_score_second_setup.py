@@ -18,21 +18,7 @@ from a320bench.bridge.cli import main
 from a320bench.bridge.inprocess_episode import run_episode
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.surface.profiles import load_profile
-from flight_bed import scenario
-
-
-class Sends:
-    name, model = "sends", None
-
-    def __init__(self, *calls: tuple[str, dict[str, Any]]):
-        self.calls = calls
-
-    def meta(self) -> dict[str, Any]:
-        return {}
-
-    async def run(self, view: Any) -> None:
-        for name, args in self.calls:
-            await view.tools.call(name, args)
+from flight_bed import Sends, scenario
 
 
 def test_a_second_setup_is_an_edit_that_plain_score_warns_of_and_verify_fails(tmp_path, capsys):

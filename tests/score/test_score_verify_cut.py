@@ -14,7 +14,7 @@ from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
 from a320bench.bridge.inprocess_episode import run_episode
 from a320bench.server.surface.profiles import load_profile
-from flight_bed import scenario
+from flight_bed import Sends, scenario
 
 WIDE = {"seconds": 10, **{f"k{i}": i for i in range(150)}}  # a real argument, then 150 made-up ones
 LATE = {**{f"k{i}": i for i in range(150)}, "seconds": 10}  # the real argument past the 100 the record keeps
@@ -24,20 +24,6 @@ _inner = DEEP
 for _ in range(10):
     _inner["n"] = {}
     _inner = _inner["n"]
-
-
-class Sends:
-    name, model = "sends", None
-
-    def __init__(self, *calls: tuple[str, dict[str, Any]]):
-        self.calls = calls
-
-    def meta(self) -> dict[str, Any]:
-        return {}
-
-    async def run(self, view: Any) -> None:
-        for name, args in self.calls:
-            await view.tools.call(name, args)
 
 
 def fly(path: Path, *calls: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:
