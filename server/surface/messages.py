@@ -24,6 +24,7 @@ RECORD_ITEMS = 100  # entries of one object or list the agent sent, kept in the 
 RECORD_DEPTH = 8
 _MATCH_CHARS = 100  # longer names get no "did you mean"
 
+
 class _Echo(reprlib.Repr):
     """reprlib, but a long string inside an object or a list shows its head only, as `show` shows one
     alone: reprlib's head…tail showed the end of a string the record cuts (RECORD_CHARS), so
