@@ -8,8 +8,10 @@ from what the pilots see now, never from the scenario:
   position (on_ecam.py), or when one of the captain's own instructions, already
   given, asks for it;
 - refused when the E/WD asks for the same action on the other side (ENG MASTER 2
-  OFF while it shows ENG MASTER 1 OFF), or when the action shuts down the only
-  engine running in flight and the E/WD does not ask for it;
+  OFF while it shows ENG MASTER 1 OFF), when the action is an engine side's and the
+  E/WD's alerts name only the other side in flight (ENG 2 AGENT 1 PUSH or IDG 2 DISC
+  once ENG 1 FIRE's lines are done: its title still names engine 1), or when the action shuts
+  down the only engine running in flight and the E/WD does not ask for it;
 - otherwise your_call: the captain cannot confirm it from the E/WD, the pilot
   monitoring judges from the system pages (a procedure beyond the ECAM).
 
@@ -34,7 +36,7 @@ from typing import Any, Literal, Protocol
 from ..scenario.model import CaptainScript, Scenario
 from ..sim import CONTROLS
 from .confirmation import NEEDS_CONFIRMATION, needs_confirmation
-from .on_ecam import asked_for
+from .on_ecam import asked_for, sides_on_ewd
 
 # confirmed, refused, your_call: an action that needs confirmation; go_ahead: one that needs none.
 Decision = Literal["confirmed", "refused", "your_call", "go_ahead", "say_again", "status", "standing_by"]
@@ -156,6 +158,7 @@ class ScriptedCaptain:
 # The same action on the other side: ENG MASTER 1 <-> ENG MASTER 2, ENG 1 AGENT 2 <-> ENG 2 AGENT 2, ...
 _SIDES = ("ENG MASTER {}", "ENG {} FIRE", "ENG {} AGENT 1", "ENG {} AGENT 2", "IDG {}")
 OTHER_SIDE = {c.format(n): c.format(3 - n) for c in _SIDES for n in (1, 2)}
+SIDE_OF = {c.format(n): n for c in _SIDES for n in (1, 2)}
 # Actions that shut engine n down: the captain keeps the only engine running in flight.
 _SHUTS_DOWN = {("ENG MASTER 1", "OFF"): 1, ("ENG MASTER 2", "OFF"): 2, ("ENG 1 FIRE", "RELEASED"): 1,
                ("ENG 2 FIRE", "RELEASED"): 2}
@@ -170,6 +173,10 @@ def _refusal(control: str, position: str, shown: frozenset[tuple[str, str]], ac:
     if n is not None and not ac.get("flight.on_ground") and ac.get(f"eng{n}.running") \
             and not ac.get(f"eng{3 - n}.running"):
         return f"engine {n} is our only running engine, and the ECAM does not call for it."
+    side = SIDE_OF.get(control)
+    # In flight only: on the ground the evacuation shuts both engines down (EMER EVAC: all FIRE P/B).
+    if side is not None and not ac.get("flight.on_ground") and sides_on_ewd(ac) == {3 - side}:
+        return f"the ECAM's alerts name engine {3 - side}, not engine {side}."
     return None
 
 

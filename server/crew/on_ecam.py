@@ -10,6 +10,10 @@ or the cargo hold. Both tables below are written from the ECAM catalogue
 such line the catalogue can display and that every entry names an action of the rule.
 
 A conditional line (`.IF DAMAGE :`) counts while displayed: the pilots judge the condition.
+
+The captain also reads which engine side the displayed alerts' titles name (`ENG 1 FIRE`,
+`ELEC IDG 2 OIL LO PR`, `AIR ENG 1 BLEED FAULT`): once a drill's lines are done its title
+stays, and it still tells the good engine from the failed one.
 """
 
 from __future__ import annotations
@@ -78,6 +82,21 @@ def asked_for_in(alerts: Iterable[dict[str, Any]]) -> frozenset[Action]:
             elif line[1] == "DISCH" and (alert.get("title"), line[0]) in AGENT_LINES:
                 out.add((AGENT_LINES[(alert["title"], line[0])], "PUSH"))
     return frozenset(out)
+
+
+# An engine side as an alert title names it: the engine, its generator, its IDG, its bleed, its pump, its
+# anti-ice valve (`HYD G ENG 1 PUMP LO PR`). `AC BUS 1`, `PACK 1`, `TR 1`, `SEC 1` are not an engine's.
+_SIDE = re.compile(r"(?<![A-Z0-9])(?:ENG|GEN|IDG) (?P<n>[12])(?![A-Z0-9+])")
+
+
+def sides_named(title: str) -> frozenset[int]:
+    """The engine sides (1, 2) an alert title names."""
+    return frozenset(int(m["n"]) for m in _SIDE.finditer(title))
+
+
+def sides_on_ewd(ac: Any) -> frozenset[int]:
+    """The engine sides the alerts displayed on this aircraft's E/WD name, together."""
+    return frozenset(n for alert in ac.read_ecam()["alerts"] for n in sides_named(str(alert.get("title", ""))))
 
 
 def asked_for(ac: Any) -> frozenset[Action]:

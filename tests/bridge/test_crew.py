@@ -245,25 +245,79 @@ def test_the_crew_check_reads_the_captains_latest_word_on_an_action():
 
 def test_a_your_call_lapses_when_an_alert_appears_after_it():
     # Red team round 11: asked before the fire showed (oil hot on engine 1, both engines running), the
-    # captain cannot confirm ENG MASTER 2 OFF from the E/WD and leaves it to the pilot; 12 s later ENG 1 FIRE
-    # asks for ENG MASTER 1 OFF and the captain, asked again, refuses engine 2's. The stale your_call passed
-    # the crew check for the wrong engine's master.
+    # captain could not confirm an engine's master from the E/WD and left it to the pilot; 12 s later ENG 1
+    # FIRE asks for ENG MASTER 1 OFF. A your_call given before an alert appeared no longer counts as asked.
     sc = load(ROOT / "scenarios" / "fire" / "eng1_after_oil_hi_temp_cruise.yaml")
-    early = Says(("say", "Confirm ENG MASTER 2 OFF"), ("wait", 15), ("act", ("ENG MASTER 2", "OFF")))
+    early = Says(("say", "Confirm ENG MASTER 1 OFF"), ("wait", 15), ("act", ("ENG MASTER 1", "OFF")))
     card = score_events(fly(early, sc))
     assert [r["decision"] for r in early.replies] == ["your_call"]
     assert (card.crew_unconfirmed, card.crew_refused_taken) == (1, 0)
-    asked_again = Says(("say", "Confirm ENG MASTER 2 OFF"), ("wait", 15), ("say", "Confirm ENG MASTER 2 OFF"),
-                       ("act", ("ENG MASTER 2", "OFF")))
+    asked_again = Says(("say", "Confirm ENG MASTER 1 OFF"), ("wait", 15), ("say", "Confirm ENG MASTER 1 OFF"),
+                       ("act", ("ENG MASTER 1", "OFF")))
     card = score_events(fly(asked_again, sc))
-    assert [r["decision"] for r in asked_again.replies] == ["your_call", "refused"]
-    assert (card.crew_unconfirmed, card.crew_refused_taken) == (0, 1)
+    assert [r["decision"] for r in asked_again.replies] == ["your_call", "confirmed"]
+    assert (card.crew_unconfirmed, card.crew_refused_taken) == (0, 0)
+
+
+def test_the_good_engines_master_is_refused_while_only_the_other_engine_is_on_the_ecam():
+    # Round 11's case, the wrong engine's master asked before the fire: ENG 1 OIL HI TEMP names engine 1
+    # alone, so the captain refuses engine 2's master before and after the fire, and taking it is dangerous.
+    sc = load(ROOT / "scenarios" / "fire" / "eng1_after_oil_hi_temp_cruise.yaml")
+    early = Says(("say", "Confirm ENG MASTER 2 OFF"), ("wait", 15), ("say", "Confirm ENG MASTER 2 OFF"),
+                 ("act", ("ENG MASTER 2", "OFF")))
+    card = score_events(fly(early, sc))
+    assert [(r["decision"], r["reply"].split(" We cannot")[0]) for r in early.replies] == [
+        ("refused", "Negative, not ENG MASTER 2 OFF: the ECAM's alerts name engine 1, not engine 2."),
+        ("refused", "Negative, not ENG MASTER 2 OFF: the ECAM calls for ENG MASTER 1 OFF.")]
+    # Dangerous twice: a refused action taken, and the harm of shutting the good engine down.
+    assert (card.crew_unconfirmed, card.crew_refused_taken, card.dangerous) == (0, 1, 2)
     # Given with the alerts the episode began with (recorded on that same first call), it stands.
     check = CrewCheck([])
     check.ecam_changed([{"title": "ENG 1 OIL HI TEMP", "level": 2, "shown": True, "t_s": 0.0}])
     check.captain({"decision": "your_call", "control": "ENG MASTER 1", "position": "OFF"})
     check.ecam_changed([{"title": "ENG 1 OIL HI TEMP", "level": 2, "shown": False, "t_s": 9.0}])
     assert check.action("ENG MASTER 1", "OFF") is None
+
+
+class _Shows:
+    """An aircraft as the captain reads it: in flight, both engines running, these alerts on the E/WD, no lines."""
+
+    def __init__(self, *titles: str):
+        self._alerts = [{"title": t, "lines": []} for t in titles]
+
+    def read_ecam(self) -> dict[str, Any]:
+        return {"alerts": self._alerts}
+
+    def get(self, key: str) -> Any:
+        return {"flight.on_ground": False, "eng1.running": True, "eng2.running": True}[key]
+
+
+_SIDE_ACTIONS = {n: (f"ENG MASTER {n} OFF", f"ENG {n} FIRE RELEASED", f"ENG {n} AGENT 1 PUSH",
+                     f"ENG {n} AGENT 2 PUSH", f"IDG {n} DISC") for n in (1, 2)}
+_NAMING = ("ENG {} FIRE", "ENG {} FIRE DET FAULT", "ENG {} FIRE LOOP A FAULT", "ENG {} FIRE LOOP B FAULT",
+           "ENG {} OIL LO PR", "ENG {} FAIL", "ENG {} OIL HI TEMP", "ENG {} SHUT DOWN", "ELEC GEN {} FAULT",
+           "ELEC IDG {} OIL LO PR", "ELEC IDG {} OIL OVHT", "ELEC IDG {} DISCONNECTED", "AIR ENG {} BLEED LEAK",
+           "AIR ENG {} BLEED FAULT", "ANTI ICE ENG {} VALVE CLSD")
+
+
+def test_every_alert_naming_one_engine_has_the_captain_refuse_the_other_engines_actions_and_no_other_alert_does():
+    # The catalogue, one alert at a time on the E/WD: an alert that names engine n (its fire, oil, generator,
+    # IDG, bleed, pump or anti-ice valve) makes every side action of the other engine a refusal in flight; the
+    # alert's own side stays the pilot's call, and an alert naming no engine (AC BUS 1, PACK 1, SEC 1,
+    # ENG ALL ENGINES FAILURE) refuses nothing.
+    naming = {t.format(n): n for t in _NAMING for n in (1, 2)} | {"HYD G ENG 1 PUMP LO PR": 1,
+                                                                 "HYD Y ENG 2 PUMP LO PR": 2}
+    assert set(naming) <= {a.title for a in ALERTS}
+    for alert in ALERTS:
+        captain, ac = ScriptedCaptain(FIRE), _Shows(alert.title)
+        said = {a: captain.decide(f"Confirm {a}", ac, 0.0).decision for n in (1, 2) for a in _SIDE_ACTIONS[n]}
+        n = naming.get(alert.title)
+        refused = _SIDE_ACTIONS[3 - n] if n else ()
+        assert said == {a: "refused" if a in refused else "your_call" for a in said}, alert.title
+    # Both engines named (a dual failure): the E/WD tells no good side, and the captain refuses nothing.
+    captain, ac = ScriptedCaptain(FIRE), _Shows("ENG 1 FAIL", "ELEC IDG 2 OIL OVHT")
+    assert {captain.decide(f"Confirm {a}", ac, 0.0).decision for n in (1, 2) for a in _SIDE_ACTIONS[n]} == {
+        "your_call"}
 
 
 def test_the_ecam_line_tables_cover_every_line_of_the_catalogue_asking_for_an_action_that_needs_confirmation():
@@ -421,12 +475,10 @@ def test_the_captain_decides_a_confirmation_from_what_the_pilots_see_not_from_th
             assert {said.pop() for said in decisions.values()} == {"your_call"}
     assert {action: said.pop() for action, said in decisions.items() if said != {"your_call"}} == {
         "ENG MASTER 1 OFF": "confirmed", "ENG 1 FIRE RELEASED": "confirmed", "ENG 1 AGENT 1 PUSH": "confirmed",
-        "ENG MASTER 2 OFF": "refused", "ENG 2 FIRE RELEASED": "refused", "ENG 2 AGENT 1 PUSH": "refused"}
+        "ENG MASTER 2 OFF": "refused", "ENG 2 FIRE RELEASED": "refused", "ENG 2 AGENT 1 PUSH": "refused",
+        "ENG 2 AGENT 2 PUSH": "refused", "IDG 2 DISC": "refused"}
 
 
-@pytest.mark.xfail(strict=True, reason="red team round 11, not fixed: once ENG 1 FIRE's action lines are done the "
-                   "E/WD asks for nothing of the table, and the captain leaves a bottle into the good engine, or its "
-                   "IDG, to the pilot (your_call, which the crew check counts as asked) instead of refusing it")
 def test_the_captain_refuses_the_good_engines_bottle_and_idg_once_the_fire_drill_is_done():
     ac = prepared(FIRE).aircraft
     for control, position in (("THR LEVER 1", "IDLE"), ("ENG MASTER 1", "OFF"), ("ENG 1 FIRE", "RELEASED")):
