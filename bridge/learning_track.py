@@ -41,7 +41,8 @@ def store_path(out: Path, label: str, run_index: int) -> Path:
 
 def learning_plan(scenarios: list[Any], runs: int, out: Path, label: str, top_k: int, *, shard: Shard = WHOLE,
                   force: bool = False, profile: Any = None, seed: int | None = None,
-                  sampling: dict[str, Any] | None = None) -> tuple[Plan, list[Chain]]:
+                  sampling: dict[str, Any] | None = None,
+                  who: dict[str, Any] | None = None) -> tuple[Plan, list[Chain]]:
     """The plan and its chains: one chain per run index of this shard, from its first episode that is
     not complete. A store on disk built for another scenario order, or a complete episode flown for
     another run (plan.foreign), is a UsageError (one line)."""
@@ -73,7 +74,7 @@ def learning_plan(scenarios: list[Any], runs: int, out: Path, label: str, top_k:
             while start < len(paths) and paths[start].exists() and is_complete(paths[start]) \
                     and on_disk.stands(start):
                 refuse_foreign(out, paths[start], scenarios[start], profile, run_index=r, seed=seed,
-                               sampling=sampling)
+                               sampling=sampling, who=who)
                 start += 1
         plan.skipped += [(sc.id, r) for sc in scenarios[:start]]
         if start == len(paths):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -95,7 +96,7 @@ def selection_hash(scenarios: Sequence[Any]) -> str:
 
 def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, shard: Shard = WHOLE,
                force: bool = False, profile: Any = None, seed: int | None = None,
-               sampling: dict[str, Any] | None = None) -> Plan:
+               sampling: dict[str, Any] | None = None, who: dict[str, Any] | None = None) -> Plan:
     """The episodes of this shard that resume does not skip, in the selection's order. UsageError when a
     complete one was flown for another run (`foreign`)."""
     from a320bench.server.trajectory import LinkRefused, is_complete, refuse_links
@@ -120,7 +121,7 @@ def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, sh
             if path.is_dir():
                 raise OutputError(f"--out {out}: {path} is a folder where a trajectory goes")
             if not force and path.exists() and is_complete(path):
-                refuse_foreign(out, path, sc, profile, run_index=r, seed=seed, sampling=sampling)
+                refuse_foreign(out, path, sc, profile, run_index=r, seed=seed, sampling=sampling, who=who)
                 plan.skipped.append((sc.id, r))
                 continue
             plan.episodes.append(Planned(len(plan.episodes), sc, r, path))
@@ -128,11 +129,14 @@ def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, sh
 
 
 def foreign(path: Path, scenario: Any, profile: Any = None, *, run_index: int | None = None,
-            seed: int | None = None, sampling: dict[str, Any] | None = None) -> str | None:
+            seed: int | None = None, sampling: dict[str, Any] | None = None,
+            who: dict[str, Any] | None = None) -> str | None:
     """Why the complete trajectory at `path` is not an episode of this run, or None: flown against another
     version of its scenario (an edited copy under the same id), under another profile or its instructions,
-    with another --seed (the seed an in-process agent got) or --sampling (a litellm model's), or recorded
-    by another a320-bench (whose verdicts may be reached otherwise)."""
+    by another agent than `who` says (its meta fields: a file label can be shared, as a plug-in class
+    named `scripted` shares the oracle's), with another --seed (the seed an in-process agent got) or
+    --sampling (a litellm model's), or recorded by another a320-bench (whose verdicts may be reached
+    otherwise)."""
     from a320bench.server.session import scenario_hash, sha256_text, versions
 
     with open(path, "rb") as fh:  # the meta event is the first line: the rest need not be read again
@@ -146,6 +150,11 @@ def foreign(path: Path, scenario: Any, profile: Any = None, *, run_index: int | 
         return f"{path} was flown with the {meta.get('profile')} profile, this run's is {profile.name}"
     if profile is not None and meta.get("instructions_sha256") != sha256_text(profile.instructions):
         return f"{path} was flown under other instructions of the {profile.name} profile"
+    for key, mine in (who or {}).items():
+        had = _plugin_text(meta.get(key)) if key == "agent" else meta.get(key)
+        if had != mine:
+            return (f"{path} was flown by another agent ({key}: recorded {json.dumps(had, sort_keys=True)}, "
+                    f"this run's {json.dumps(mine, sort_keys=True)})")
     if seed is not None and run_index is not None and "episode_seed" in meta:
         from .inprocess_episode import episode_seed
 
@@ -159,6 +168,30 @@ def foreign(path: Path, scenario: Any, profile: Any = None, *, run_index: int | 
     if had != now:
         return f"{path} was recorded by a320-bench {had or 'of an unknown version'}, this is {now}"
     return None
+
+
+def _plugin_text(text: Any) -> Any:
+    """--agent as written, its file's path normalised: `./plug.py:A` and `plug.py:A` name one plug-in."""
+    if not isinstance(text, str):
+        return text
+    where, sep, attr = text.rpartition(":")
+    return f"{os.path.normpath(where)}:{attr}" if sep and where.endswith(".py") else text
+
+
+def agent_identity(agent: Any, *, client: bool, captain: dict[str, Any] | None) -> dict[str, Any]:
+    """The meta fields that say who flies this run's episodes (`foreign`'s `who`), as the episode writes
+    them: the client and its model, or the provider, the plug-in, the model and its reasoning level; the
+    crew profile's captain."""
+    if client:
+        who = {"client": getattr(agent, "name", None), "client_model": getattr(agent, "model", None)}
+    else:
+        extra = agent.meta() if hasattr(agent, "meta") else {}
+        who = {"client": None, "provider": getattr(agent, "name", type(agent).__name__),
+               "agent_kind": extra.get("agent_kind"), "agent": _plugin_text(extra.get("agent")),
+               "model": getattr(agent, "model", None), "reasoning_level": getattr(agent, "reasoning_level", None)}
+    if captain is not None:
+        who["captain"] = captain
+    return who
 
 
 # --sampling keys that say where and how the model is reached, not what it generates: a resume through

@@ -251,8 +251,15 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     label = _label(args, agent)
     # What makes a complete episode in --out this run's, beside its scenario and a320-bench (plan.foreign)
     sampling_of = getattr(agent, "sampling", None)  # a litellm model's; its meta records it redacted
+    from .inprocess_episode import companions
+    from .plan import agent_identity
+
+    # Who flies them, as their meta says: a file label is shared by a plug-in named as a built-in, a client and
+    # a model that slug alike, and every captain of the crew profile.
+    captain = companions(profile, None if args.client else captain_factory, None).get("captain")
     flown = {"profile": profile, "seed": args.seed,
-             "sampling": redact_credentials(sampling_of) if isinstance(sampling_of, dict) else None}
+             "sampling": redact_credentials(sampling_of) if isinstance(sampling_of, dict) else None,
+             "who": agent_identity(agent, client=bool(args.client), captain=captain)}
     if is_learning(profile):  # chains of a run index's episodes, in order; a shard never splits one
         plan, chains = learning_plan(scenarios, args.runs, out, label, args.retrieve_learnings_top_k, shard=shard,
                                      force=args.force, **flown)

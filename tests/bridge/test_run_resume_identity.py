@@ -139,3 +139,49 @@ def test_a_resume_refuses_an_episode_a_model_flew_with_other_sampling_but_not_th
         '{"temperature": 1}: resuming would mix it into this run; use another --out, or --force to fly it again\n')
     assert fly({"temperature": 0}) == exitcodes.OK  # a new fake server: another api_base, the same episode
     assert "1 episode(s) already complete" in capsys.readouterr().err
+
+
+PLUGIN_NAMED_SCRIPTED = '''
+class scripted:
+    """A plug-in that does nothing, under the oracle baseline's name."""
+
+    async def run(self, view):
+        return None
+'''
+
+
+def test_a_resume_refuses_an_episode_another_agent_under_the_same_file_label_flew(tmp_path, capsys, monkeypatch):
+    # Red team round 12: a plug-in class named `scripted` writes scripted__run000.jsonl, as the oracle does; its
+    # run skipped the oracle's complete episode and its run record vouched for it (100% compliant success).
+    out = tmp_path / "runs"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plug.py").write_text(PLUGIN_NAMED_SCRIPTED)
+    assert run("--agent", "scripted", "--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    capsys.readouterr()
+    assert run("--agent", "plug.py:scripted", "--scenario", str(TR1), "--out", str(out)) == exitcodes.USAGE
+    traj = out / "elec_tr1_fault_cruise" / "scripted__run000.jsonl"
+    assert capsys.readouterr().err == (
+        f"error: --out {out}: {traj} was flown by another agent (agent_kind: recorded null, this run's \"file\"): "
+        "resuming would mix it into this run; use another --out, or --force to fly it again\n")
+    # The same plug-in, its file written another way, resumes its own episode.
+    assert run("--agent", "plug.py:scripted", "--scenario", str(TR1), "--out", str(out), "--force") == exitcodes.OK
+    capsys.readouterr()
+    assert run("--agent", "./plug.py:scripted", "--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    assert "1 episode(s) already complete" in capsys.readouterr().err
+
+
+def test_a_resume_refuses_a_crew_episode_another_captain_answered(tmp_path, capsys):
+    out = tmp_path / "runs"
+    assert run("--profile", "crew", "--scenario", str(TR1), "--out", str(out)) == exitcodes.OK
+    traj = out / "elec_tr1_fault_cruise" / "scripted__run000.jsonl"
+    lines = traj.read_text().splitlines(keepends=True)
+    meta = json.loads(lines[0])
+    assert meta["captain"] == {"kind": "scripted", "model": None}
+    meta["captain"] = {"kind": "litellm", "model": "openai/gpt-4o-mini"}  # as --captain-model would record
+    traj.write_text(json.dumps(meta) + "\n" + "".join(lines[1:]))
+    capsys.readouterr()
+    assert run("--profile", "crew", "--scenario", str(TR1), "--out", str(out)) == exitcodes.USAGE
+    assert capsys.readouterr().err == (
+        f"error: --out {out}: {traj} was flown by another agent (captain: recorded "
+        '{"kind": "litellm", "model": "openai/gpt-4o-mini"}, this run\'s {"kind": "scripted", "model": null}): '
+        "resuming would mix it into this run; use another --out, or --force to fly it again\n")
