@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from ..score.diagnosis import diagnosis_matches
-from ..score.scorecard import ScoreCard
+from ..score.scorecard import ScoreCard, classifying_setup
 
 TEXT_LIMIT = 2000  # characters of one assistant turn, a diagnosis or a message
 ARG_LIMIT = 200
@@ -55,7 +55,7 @@ def _num(x: Any) -> float | None:
 def episode_timeline(events: list[dict[str, Any]], card: ScoreCard) -> dict[str, Any]:
     meta = events[0] if events else {}
     scenario = meta.get("scenario") if isinstance(meta.get("scenario"), dict) else {}
-    setup = next((e for e in events if e.get("type") == "setup"), {})
+    setup = classifying_setup(events) or {}  # the one scoring classified the calls by, if the file has two
     finals = [e for e in events if e.get("type") == "final"]
     final = finals[-1] if finals else {}
     calls = [e for e in events if e.get("type") == "tool_call"]

@@ -474,6 +474,19 @@ def _out_of_line(seq: Any, due: int, *, answered_after_final: bool) -> str | Non
     return None
 
 
+def classifying_setup(events: Iterable[Any]) -> dict[str, Any] | None:
+    """The setup event `score_events` classifies the calls by: the last one before the first call, else the
+    last one (the recorder writes one, before the calls; a second is an edit, which score warns of)."""
+    setup = None
+    for ev in events:
+        kind = ev.get("type") if isinstance(ev, dict) else None
+        if kind == "tool_call":
+            break
+        if kind == "setup":
+            setup = ev
+    return setup
+
+
 def _ground_truth(setup: dict[str, Any] | None, scenario: dict[str, Any], crew: CrewCheck | None = None
                   ) -> GroundTruth:
     if setup is not None and isinstance(setup.get("ground_truth"), dict):

@@ -170,3 +170,22 @@ def test_a_read_of_the_ecam_shows_the_lines_the_agent_was_shown_not_only_the_tit
     t = gen1().call("read_ecam", {}, shown).call("read_ecam", {}, {"alerts": []}).final()
     assert [c["note"] for c in timeline(t, tmp_path)["calls"]] == [
         "ECAM: ELEC GEN 1 FAULT -GEN 1........OFF THEN ON; ELEC IDG 1 OIL LO PR", "ECAM: no alert"]
+
+
+def test_a_forged_second_setup_shows_the_ground_truth_the_calls_were_classified_by(tmp_path):
+    # Red team round 12 (left from round 11): score classifies the calls by the setup before them, and a forged
+    # one after the real setup made GEN 2 OFF optional; the page read the first setup and listed GEN 2 OFF as
+    # forbidden beside a call it labelled optional.
+    t = gen1().read()
+    real = t.events[1]
+    forged = json.loads(json.dumps(real))
+    forged["ground_truth"]["optional_actions"].append({"control": "GEN 2", "position": "OFF", "then_wait_s": 0.0,
+                                                       "note": ""})
+    forged["ground_truth"]["forbidden_actions"] = []
+    t.events.insert(2, forged)
+    t.set("GEN 2", "OFF").done().final()
+    t.events.append(json.loads(json.dumps(real)))
+    page = timeline(t, tmp_path)
+    assert [(c["tool"], c["cls"]) for c in page["calls"]][1] == ("set_control", "optional")
+    assert page["optional"] == ["APU MASTER SW ON", "GEN 2 OFF"]
+    assert page["forbidden"] == []
