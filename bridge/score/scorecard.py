@@ -1,7 +1,8 @@
 """One trajectory file -> one ScoreCard.
 
 Events are streamed: only what the card needs is kept (the per-command list
-only with `detail`). The card's `status` is "valid" when the gate passed and the
+only with `detail`). The card's `status` is "valid" when the gate passed (or calls were
+answered: a failed gate ends the episode before the agent is asked) and the
 episode counts as the agent's result (server/end_reason.py); otherwise it is that
 end reason, or "incomplete" when the trajectory has no `final` event. Non-valid
 episodes are excluded from means by the aggregation, unless it is told to count them.
@@ -221,6 +222,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     counts = dict.fromkeys(CLASSES, 0)
     commands: list[dict[str, Any]] | None = [] if detail else None
     n_calls = 0
+    answered = 0  # calls the server accepted: none after a failed gate, which ends the episode first
     agent_changed = False  # an infrastructure end after the agent changed the aircraft still counts
     violations: list[str] = []
     removed: list[str] = []
@@ -273,6 +275,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
                 removed += took
             counts[c.cls] += 1
             n_calls += 1
+            answered += not is_error
             after = ev.get("sim_time_after_s")
             if isinstance(after, (int, float)):
                 last_sim_s = after
@@ -310,6 +313,13 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
             raise NotATrajectory(f"{path}: holds more than one episode (a second `meta` event at line {n}: "
                                  f"files concatenated?)")
 
+    gate = None
+    if final is not None:
+        gate = final.get("gate") if isinstance(final.get("gate"), dict) else (setup or {}).get("gate")
+    gate_passed = bool(gate.get("passed")) if isinstance(gate, dict) else True
+    if edited is None and not gate_passed and (answered or final.get("reason") != EndReason.INVALID_SCENARIO):
+        edited = f"the gate failed, yet {answered} call(s) were answered and the episode ended " \
+                 f"{final.get('reason')}: a failed gate ends it invalid_scenario before the agent is asked"
     if warn is not None:
         for sign in (edited, disagreement(meta, setup)):
             if sign is not None:
@@ -326,13 +336,11 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     if final is not None:
         reason = final.get("reason")
         reason = reason if isinstance(reason, str) else None if reason is None else str(reason)
-        gate = final.get("gate") if isinstance(final.get("gate"), dict) else (setup or {}).get("gate")
-        gate_passed = bool(gate.get("passed")) if isinstance(gate, dict) else True
         if kind_of(reason) is not None and not counts_as_result(reason, agent_changed):
             status = str(reason)  # excluded: infrastructure before any change, harness, invalid
         elif profile not in TRACKS:
             status = OTHER_PROFILE
-        elif not gate_passed:
+        elif not gate_passed and not answered:  # answered calls say the agent was asked: its result counts
             status = NEVER_ASKED
         else:
             status = VALID
