@@ -18,9 +18,10 @@ the diagnosis is graded again with those titles cut out of it: an echo of the
 ECAM gets no credit there; elsewhere the grade is not applicable (None).
 
 A clause that calls a component healthy ("ENG 2 normal", "GEN 2 ok") is not a
-claim that it failed: clauses (split at . ; , and "but") containing a health word
-are left out of checks 2 and 3. A diagnosis naming every system therefore fails
-2 or 3 whatever its keywords.
+claim that it failed: clauses (split at . ; , and "but") containing a health word,
+not negated ("GEN 1 not available" is a claim), are left out of all three checks.
+A diagnosis naming every system therefore fails 2 or 3 whatever its keywords, and
+one calling every system healthy ("GEN 1 ok; GEN 2 ok; ...") matches nothing.
 """
 
 from __future__ import annotations
@@ -65,7 +66,9 @@ _COMPILED = {(fam, member): re.compile("|".join(pats)) for fam, members in FAMIL
 
 _HEALTHY = re.compile(r"\b(?:normal(?:ly)?|ok|okay|fine|healthy|unaffected|not affected|operative|available|"
                       r"working|no fault|no failure|intact|running normally)\b")
+_NEGATED = re.compile(r"\b(?:not|no longer|never)\b|n't\b")  # "GEN 1 not available" claims a failure
 _CLAUSE = re.compile(r"[.;,\n]|\bbut\b|\bwhile\b")
+_CLAUSE_KEPT = re.compile(f"({_CLAUSE.pattern})")
 
 
 def _fold(text: str) -> str:
@@ -79,11 +82,22 @@ def components(text: str) -> frozenset[tuple[str, str]]:
 
 
 @functools.lru_cache(maxsize=4096)
+def claims(text: str) -> str:
+    """A folded text less the clauses that call something healthy (their separators kept, so that a
+    keyword written with one, `A.ICE`, still reads whole): what it claims failed."""
+    parts = _CLAUSE_KEPT.split(text)
+    for i in range(0, len(parts), 2):  # clauses at even places, what separated them at odd ones
+        if _HEALTHY.search(parts[i]) and not _NEGATED.search(parts[i]):
+            parts[i] = " "
+    return " ".join("".join(parts).split())
+
+
+@functools.lru_cache(maxsize=4096)
 def claimed_components(text: str) -> frozenset[tuple[str, str]]:
     """Components named outside clauses that call them healthy."""
     out: set[tuple[str, str]] = set()
-    for clause in _CLAUSE.split(text):
-        if clause.strip() and not _HEALTHY.search(clause):
+    for clause in _CLAUSE.split(claims(text)):
+        if clause.strip():
             out |= components(clause.strip())
     return frozenset(out)
 
@@ -93,7 +107,8 @@ def diagnosis_matches(report_done: Any, groups: Sequence[Sequence[str]], shown_t
         return False
     diagnosis = report_done.get("diagnosis")
     text = _fold(diagnosis if isinstance(diagnosis, str) else ("" if diagnosis is None else str(diagnosis)))
-    if not all(any(_fold(s) in text for s in group if _fold(s)) for group in groups):
+    claimed = claims(text)  # a keyword in a clause calling it healthy ("GEN 1 ok") earns nothing
+    if not all(any(_fold(s) in claimed for s in group if _fold(s)) for group in groups):
         return False
     truth = components(_fold(" ; ".join(s for group in groups for s in group)))
     shown = components(_fold(" ; ".join(sorted(shown_titles))))

@@ -91,3 +91,16 @@ def test_over_the_catalogue_an_echo_of_the_ecam_earns_nothing_beyond_it_and_the_
         echo += grade
         cause += bool(beyond_ecam({"diagnosis": "; ".join([g[0] for g in groups] + list(shown))}, groups, shown))
     assert (applies, echo, cause, echo_matches) == (51, 0, 51, 52)
+
+
+def test_a_keyword_in_a_clause_calling_it_healthy_earns_nothing():
+    # Red team round 12: every component listed with "ok" matched every scenario's keywords (the healthy clauses
+    # were left out of the checks of the component, not of the keywords): "GEN 1 ok; GEN 2 ok" matched GEN 1.
+    assert diagnosis_matches(report("GEN 1 ok; GEN 2 ok"), GEN1) is False
+    every_ok = "; ".join(f"{c} ok" for c in ("ENG 1 oil pressure leak fire", "ENG 2", "GEN 1", "GEN 2", "IDG 1",
+                                            "green", "blue", "yellow", "PACK 1", "PACK 2"))
+    for groups in (GEN1, ENG1_FIRE, [["ENG 1", "engine 1"], ["oil"], ["pressure", "press"]], [["leak"], ["ENG 2"]]):
+        assert diagnosis_matches(report(every_ok), groups) is False
+    # A negated health word is a claim that it failed.
+    assert diagnosis_matches(report("GEN 1 not available after the reset"), GEN1) is True
+    assert diagnosis_matches(report("GEN 1 fault; GEN 2 not working"), GEN1) is False
