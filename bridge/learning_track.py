@@ -74,7 +74,7 @@ def learning_plan(scenarios: list[Any], runs: int, out: Path, label: str, top_k:
             while start < len(paths) and paths[start].exists() and is_complete(paths[start]) \
                     and on_disk.stands(start):
                 refuse_foreign(out, paths[start], scenarios[start], profile, run_index=r, seed=seed,
-                               sampling=sampling, who=who)
+                               sampling=sampling, who=who, top_k=top_k)
                 start += 1
         plan.skipped += [(sc.id, r) for sc in scenarios[:start]]
         if start == len(paths):

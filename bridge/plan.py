@@ -130,11 +130,12 @@ def build_plan(scenarios: Sequence[Any], runs: int, out: Path, label: str, *, sh
 
 def foreign(path: Path, scenario: Any, profile: Any = None, *, run_index: int | None = None,
             seed: int | None = None, sampling: dict[str, Any] | None = None,
-            who: dict[str, Any] | None = None) -> str | None:
+            who: dict[str, Any] | None = None, top_k: int | None = None) -> str | None:
     """Why the complete trajectory at `path` is not an episode of this run, or None: flown against another
     version of its scenario (an edited copy under the same id), under another profile or its instructions,
     by another agent than `who` says (its meta fields: a file label can be shared, as a plug-in class
-    named `scripted` shares the oracle's), with another --seed (the seed an in-process agent got) or
+    named `scripted` shares the oracle's), on the learning track with another
+    --retrieve-learnings-top-k (`top_k`), with another --seed (the seed an in-process agent got) or
     --sampling (a litellm model's), or recorded by another a320-bench (whose verdicts may be reached
     otherwise)."""
     from a320bench.server.session import scenario_hash, sha256_text, versions
@@ -155,6 +156,10 @@ def foreign(path: Path, scenario: Any, profile: Any = None, *, run_index: int | 
         if had != mine:
             return (f"{path} was flown by another agent ({key}: recorded {json.dumps(had, sort_keys=True)}, "
                     f"this run's {json.dumps(mine, sort_keys=True)})")
+    learning = meta.get("learning")
+    if top_k is not None and isinstance(learning, dict) and learning.get("top_k") != top_k:
+        return (f"{path} was flown with --retrieve-learnings-top-k {learning.get('top_k')}, this run's is "
+                f"{top_k}")
     if seed is not None and run_index is not None and "episode_seed" in meta:
         from .inprocess_episode import episode_seed
 

@@ -185,3 +185,19 @@ def test_a_resume_refuses_a_crew_episode_another_captain_answered(tmp_path, caps
         f"error: --out {out}: {traj} was flown by another agent (captain: recorded "
         '{"kind": "litellm", "model": "openai/gpt-4o-mini"}, this run\'s {"kind": "scripted", "model": null}): '
         "resuming would mix it into this run; use another --out, or --force to fly it again\n")
+
+
+def test_a_learning_chain_refuses_to_resume_over_episodes_flown_with_another_top_k(tmp_path, capsys):
+    # Red team round 12: a chain flown with --retrieve-learnings-top-k 5 and resumed with the official 3 kept
+    # its complete episodes, and the run record vouched for the whole chain as flown with 3.
+    out = tmp_path / "runs"
+    learning = ("--profile", "learning", "--provider", "noop", "--scenario", str(GEN1), "--out", str(out))
+    assert run(*learning, "--retrieve-learnings-top-k", "5") == exitcodes.OK
+    capsys.readouterr()
+    assert run(*learning) == exitcodes.USAGE
+    traj = out / "elec_gen1_fault_reset_fails" / "noop__run000.jsonl"
+    assert capsys.readouterr().err == (
+        f"error: --out {out}: {traj} was flown with --retrieve-learnings-top-k 5, this run's is 3: resuming would "
+        "mix it into this run; use another --out, or --force to fly it again\n")
+    assert run(*learning, "--retrieve-learnings-top-k", "5") == exitcodes.OK
+    assert "1 episode(s) already complete" in capsys.readouterr().err
