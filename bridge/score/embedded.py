@@ -58,6 +58,9 @@ def disagreement(meta: dict[str, Any], setup: dict[str, Any] | None) -> str | No
         return "meta.scenario_sha256 is missing: the server records the embedded scenario's"
     if not hash_agrees(scenario, recorded):
         return "meta.scenario_sha256 is not the sha256 of the embedded scenario"
+    if "scenario_id" in meta and meta["scenario_id"] != scenario.get("id"):
+        # scored as the scenario it embeds (scorecard.py): a copy relabelled as another scenario gains nothing
+        return f"meta.scenario_id {meta['scenario_id']!r} is not the embedded scenario's id {scenario.get('id')!r}"
     if isinstance(setup, dict) and "ground_truth" in setup and setup["ground_truth"] != scenario.get("ground_truth"):
         return "setup.ground_truth is not the embedded scenario's"
     return None

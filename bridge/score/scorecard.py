@@ -371,7 +371,8 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
     completion = tracker.completion
     outcome = end_state and not violations
     reported_done = reason == EndReason.AGENT_DONE
-    scenario_id = _text(meta.get("scenario_id") or scenario.get("id") or (final or {}).get("scenario_id") or "?")
+    # The scenario flown is the one embedded (its hash is checked): meta.scenario_id names it, unless edited.
+    scenario_id = _text(scenario.get("id") or meta.get("scenario_id") or (final or {}).get("scenario_id") or "?")
     model = model_label(meta, client_report)
     run_index = meta.get("run_index", (client_report or {}).get("run_index"))
     harness = _str_or_none((meta.get("versions") if isinstance(meta.get("versions"), dict) else {}).get("a320-bench"))
