@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -321,7 +322,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         edited = f"the gate failed, yet {answered} call(s) were answered and the episode ended " \
                  f"{final.get('reason')}: a failed gate ends it invalid_scenario before the agent is asked"
     if warn is not None:
-        for sign in (edited, disagreement(meta, setup)):
+        for sign in (edited, disagreement(meta, setup), renamed_episode(meta, scenario)):
             if sign is not None:
                 warn(f"{path}: {sign} (edited? score --verify checks it)")
     if tracker is None:
@@ -471,6 +472,23 @@ def _alert_titles(ecam: Any) -> set[str]:
     alerts = ecam.get("alerts") if isinstance(ecam, dict) else None
     return {a["title"] for a in alerts if isinstance(a, dict) and isinstance(a.get("title"), str)} \
         if isinstance(alerts, list) else set()
+
+
+_RUN_EPISODE_ID = re.compile(r"(?P<scenario>[^/]+)/.+__run(?P<run>\d{3,})")  # run's: <scenario>/<label>__runNNN
+
+
+def renamed_episode(meta: dict[str, Any], scenario: dict[str, Any]) -> str | None:
+    """An episode `run` flew names its scenario and run index in its episode_id (executors/chain.py): a copy
+    of it given another run index, or another scenario, says so unless that was edited too."""
+    m = _RUN_EPISODE_ID.fullmatch(str(meta.get("episode_id")))
+    if m is None:
+        return None
+    run_index = meta.get("run_index")
+    sid = scenario.get("id", meta.get("scenario_id"))
+    if m["scenario"] != sid or int(m["run"]) != run_index:
+        return (f"meta.episode_id {meta['episode_id']!r} names {m['scenario']} run {int(m['run'])}, the file "
+                f"{sid} run {run_index} (a copy?)")
+    return None
 
 
 def _out_of_line(seq: Any, due: int, *, answered_after_final: bool) -> str | None:

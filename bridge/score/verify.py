@@ -44,7 +44,7 @@ from a320bench.server.end_reason import AGENT_DECIDED_ENDS, EndReason
 from a320bench.server.trajectory import read_events
 
 from .provenance import end_evidence, label_problems, supersede_evidence
-from .scorecard import ScoreCard, score_events
+from .scorecard import ScoreCard, renamed_episode, score_events
 
 # Ends the server decides from the calls themselves; the others come from outside the
 # server (the provider, the client, an interrupt) and are taken from the file.
@@ -171,6 +171,9 @@ async def verify_one(card: ScoreCard, scenarios: dict[str, Any]) -> list[str]:
     _compare("meta.tools", rec.meta.get("tools"), list(profile.tools), diffs)
     _compare("meta.instructions_sha256", rec.meta.get("instructions_sha256"), sha256_text(profile.instructions), diffs)
     diffs += label_problems(rec.meta, rec.events or [])
+    renamed = renamed_episode(rec.meta, embedded if isinstance(embedded, dict) else {})
+    if renamed is not None:  # a copy of another run's episode reproduces: its episode_id still names that run
+        diffs.append(renamed)
 
     seqs = [c.get("seq") for c in rec.calls]
     gap = next((i for i, q in enumerate(seqs) if q != i + 1), None)

@@ -115,6 +115,7 @@ def test_a_run_record_from_before_episode_lists_is_named_and_its_files_are_not_c
     old.write_text(json.dumps({"started_at": "2020-01-01T00:00:00+00:00", "scenarios": [A_ID]}))
     older = [json.loads(line) for line in (out / A_ID / "scripted__run000.jsonl").read_text().splitlines()]
     older[0]["run_index"] = 7  # an episode of that older run, which listed nothing
+    older[0]["episode_id"] = f"{A_ID}/scripted__run007"  # as that run named it
     (out / A_ID / "scripted__run007.jsonl").write_text("".join(json.dumps(e) + "\n" for e in older))
     code, _, err = score_cli(capsys, out)
     assert err == (f"warning: {old.resolve()}: lists no planned episodes (written before a320-bench recorded them): "
@@ -152,6 +153,7 @@ def test_one_scenario_id_flown_in_two_versions_is_named_without_verify(flown, tm
     events = [json.loads(line) for line in src.read_text().splitlines()]
     edited = edited_copy(events)
     events[0]["run_index"] = 1
+    events[0]["episode_id"] = f"{A_ID}/scripted__run001"  # as its run named it
     other = tmp_path / "other.jsonl"
     other.write_text("".join(json.dumps(e) + "\n" for e in events))
     code, out, err = score_cli(capsys, src, other)
