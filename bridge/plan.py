@@ -81,6 +81,7 @@ class Plan:
     selected: int = 0  # episodes in this shard, before resume
     total: int = 0  # episodes in the whole selection
     shard: Shard = WHOLE
+    selection: tuple[str, ...] = ()  # the scenario ids as selected: the dry run lists them so (chains draw orders)
 
 
 def trajectory_path(out: Path, scenario_id: str, label: str, run_index: int) -> Path:
@@ -226,19 +227,20 @@ def describe(plan: Plan, executor_line: str, chains: Sequence[Any] = ()) -> list
              f"executor: {executor_line}"]
     learning = [c for c in chains if getattr(c, "store", None) is not None]
     if learning:
-        lines.append(f"learning track: {len(learning)} chain(s), each one run index's episodes in the "
-                     "selection's order, flown one after another with its own store")
-        for c in learning:
+        lines.append(f"learning track: {len(learning)} chain(s), each one run index's episodes in an order "
+                     "of its own (drawn at random, kept in its store), flown one after another")
+        for c in learning:  # the order stays unsaid: a new chain's is drawn again when it flies
             first, last = c.episodes[0], c.episodes[-1]
-            lines.append(f"  chain run {first.run_index}: positions {first.position}-{last.position} "
-                         f"({first.scenario.id} .. {last.scenario.id}), store {c.store.path}")
+            lines.append(f"  chain run {first.run_index}: positions {first.position}-{last.position}, "
+                         f"store {c.store.path}")
     runs: dict[str, list[int]] = {}
     for p in plan.episodes:
         runs.setdefault(p.scenario.id, []).append(p.run_index)
     skipped: dict[str, int] = {}
     for sid, _ in plan.skipped:
         skipped[sid] = skipped.get(sid, 0) + 1
-    for sid in dict.fromkeys([*runs, *skipped]):
+    first = {sid: i for i, sid in enumerate(plan.selection)}
+    for sid in sorted(dict.fromkeys([*runs, *skipped]), key=lambda sid: first.get(sid, len(first))):
         todo = runs.get(sid, [])
         extra = f" (skips {skipped[sid]} complete)" if sid in skipped else ""
         lines.append(f"  {sid}: run {_ranges(todo) or '-'}{extra}")

@@ -36,10 +36,13 @@ class ChainStore:
     path: Path
     order: tuple[str, ...]
     top_k: int
+    fresh: bool = False  # --force: the chain starts again, whatever store is on disk (overwritten at its first commit)
 
     def open(self) -> Any:
         from a320bench.server.learning.store import LearningStore
 
+        if self.fresh:
+            return LearningStore(self.path, list(self.order), self.top_k)
         return LearningStore.open(self.path, list(self.order), self.top_k)
 
 

@@ -1,9 +1,11 @@
 """One chain's learnings: what the agent saved, kept across the episodes of one run folder.
 
 The learning track flies the episodes of one run index as a chain, one after
-another in the selection's order (bridge/learning_track.py); every chain has its
-own store, `<out>/learning/<label>__runNNN.json`, so chains flown in parallel
-never see each other and a rerun finds the same store in the same state.
+another in an order drawn for that chain (bridge/learning_track.py); every chain has
+its own store, `<out>/learning/<label>__runNNN.json`, so chains flown in parallel
+never see each other and a rerun finds the same store in the same state. The store
+keeps the chain's order (`order`): an agent must not learn its scenario from its place
+in the chain, so the order is a secret of the harness's side, and resume reads it here.
 
 What is in it is only what the agent saved with `save_learning(text)`: the
 harness adds no entry and no word to one. Harness-side bookkeeping (which
@@ -30,7 +32,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-STORE_SCHEMA_VERSION = 2  # 2: `committed` positions (a schema-1 store has none: see `committed`)
+# 2: `committed` positions (a schema-1 store has none: see `committed`); 3: the chain's `order` (before it,
+# the selection's order, which the store's `order_sha256` names)
+STORE_SCHEMA_VERSION = 3
 MAX_TEXT_CHARS = 2000
 MAX_SAVES_PER_EPISODE = 10
 OFFICIAL_TOP_K = 3
@@ -91,6 +95,21 @@ class LearningStore:
             store.committed = set(data["committed"]) if "committed" in data else None
         return store
 
+    @staticmethod
+    def order_on_disk(path: Path, selection: list[str]) -> list[str] | None:
+        """The chain order a store on disk was built for (None: no store yet); StoreMismatch if it was
+        built for another selection of scenarios. A store before schema 3 kept the selection's order."""
+        if not path.exists():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        order = data.get("order") if isinstance(data, dict) else None
+        if order is None:
+            order = selection if isinstance(data, dict) and data.get("order_sha256") == order_hash(selection) else []
+        if not isinstance(order, list) or sorted(map(str, order)) != sorted(selection):
+            raise StoreMismatch(f"{path} was built for another selection of scenarios: use another --out, or "
+                                "--force to start the chain again")
+        return [str(i) for i in order]
+
     def stands(self, position: int) -> bool:
         """Did the episode at `position` commit (its saves, if any, are in the store)?"""
         return self.committed is None or position in self.committed
@@ -110,7 +129,8 @@ class LearningStore:
             return
         from ..trajectory import write_json_atomic
 
-        write_json_atomic(self.path, {"schema_version": STORE_SCHEMA_VERSION, "order_sha256": order_hash(self.order),
+        write_json_atomic(self.path, {"schema_version": STORE_SCHEMA_VERSION, "order": self.order,
+                                      "order_sha256": order_hash(self.order),
                                       "top_k": self.top_k, "entries": [asdict(e) for e in self.entries],
                                       "committed": sorted(self.committed or ())})
 

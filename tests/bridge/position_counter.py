@@ -1,8 +1,8 @@
 """A learning-track plug-in that names its scenario from its place in the chain (tests/bridge/test_learning_position_leak.py).
 
 Each episode saves a note; the notes it retrieves say in which episode each was saved, so the
-newest tells this episode's place in the chain. The chain flies the selection in its order, which
-an agent built for the benchmark knows (the catalogue is public): the place names the scenario."""
+newest tells this episode's place in the chain. Were the chain flown in the selection's order, which
+an agent built for the benchmark knows (the catalogue is public), the place would name the scenario."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
 from a320bench.bridge.score.scorecard import score_file
 from a320bench.server.learning.store import EpisodeLearnings, LearningError, LearningStore
-from tests.bridge.learning_bed import LEARNER, repeated_scenarios
+from tests.bridge.learning_bed import LEARNER, pin_selection_order, repeated_scenarios
 
 VOLATILE = {"ts", "wall_ms", "latency_ms", "versions"}
 
@@ -26,7 +26,8 @@ def stable(evs: list[dict]) -> list[dict]:
 
 
 @pytest.fixture
-def repeated(tmp_path) -> Path:
+def repeated(tmp_path, monkeypatch) -> Path:
+    pin_selection_order(monkeypatch)  # these tests read positions and compare runs
     return repeated_scenarios(tmp_path)
 
 
@@ -125,8 +126,10 @@ def test_resume_flies_a_chain_again_from_its_first_episode_without_a_result(repe
 KILL_AT_COMMIT = """
 import os, signal, sys
 from a320bench.server.learning.store import EpisodeLearnings
+from a320bench.bridge import learning_track
 from a320bench.bridge.cli import main
 
+learning_track.draw_order = list  # the selection's order, as the uninterrupted run's (the repeated fixture)
 commit = EpisodeLearnings.commit
 
 def killed_before_commit(self):
@@ -167,6 +170,42 @@ def test_a_kill_between_an_episodes_end_and_its_commit_flies_that_episode_again(
     assert (out / "learning" / "Learner__run000.json").read_text() == \
         (tmp_path / "whole" / "learning" / "Learner__run000.json").read_text()
     assert [c.compliant_success for c in cards(out)] == [False, True, True]
+
+
+def test_a_chain_keeps_its_drawn_order_in_its_store_and_resume_flies_the_rest_in_it(repeated, tmp_path,
+                                                                                     monkeypatch, capsys):
+    out = tmp_path / "out"
+    monkeypatch.setattr("a320bench.bridge.learning_track.draw_order", lambda ids: ids[::-1])
+    assert run(repeated, out) == exitcodes.OK
+    store = json.loads((out / "learning" / "Learner__run000.json").read_text())
+    assert (store["schema_version"], store["order"]) == (3, ["again_3", "again_2", "again_1"])
+    assert [c.learning_position for c in cards(out)] == [2, 1, 0]
+    (out / "again_1" / "Learner__run000.jsonl").unlink()  # the chain's last episode
+    capsys.readouterr()
+
+    def never(ids: list[str]) -> list[str]:
+        raise AssertionError("a chain with a store drew a new order")
+
+    monkeypatch.setattr("a320bench.bridge.learning_track.draw_order", never)
+    assert run(repeated, out) == exitcodes.OK
+    assert "2 episode(s) already complete" in capsys.readouterr().err
+    assert [c.learning_position for c in cards(out)] == [2, 1, 0]
+
+
+def test_a_store_written_for_another_selection_is_refused_by_name(repeated, tmp_path, capsys):
+    out = tmp_path / "out"
+    (out / "learning").mkdir(parents=True)
+    (out / "learning" / "Learner__run000.json").write_text(json.dumps(
+        {"schema_version": 3, "order": ["again_1", "again_2", "other"], "order_sha256": "x", "top_k": 3,
+         "entries": [], "committed": []}))
+    capsys.readouterr()
+    assert run(repeated, out) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"error: --out {out}: {out / 'learning' / 'Learner__run000.json'} was built for another selection of "
+        "scenarios: use another --out, or --force to start the chain again")
+    assert run(repeated, out, "--force") == exitcodes.OK  # as it says
+    assert sorted(json.loads((out / "learning" / "Learner__run000.json").read_text())["order"]) == [
+        "again_1", "again_2", "again_3"]
 
 
 def test_a_schema_1_store_without_committed_positions_trusts_the_trajectories(repeated, tmp_path, capsys):

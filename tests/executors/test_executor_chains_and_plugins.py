@@ -10,7 +10,7 @@ import pytest
 
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
-from tests.bridge.learning_bed import LEARNER, repeated_scenarios
+from tests.bridge.learning_bed import LEARNER, pin_selection_order, repeated_scenarios
 from tests.executors.executor_bed import ROOT, record, scores, trajectories
 from tests.fakes.openai_server import FakeOpenAI
 
@@ -19,7 +19,8 @@ IN_TWO = "local, 2 worker processes, up to 1 episode(s) at a time each"
 
 
 @pytest.fixture
-def repeated(tmp_path) -> Path:
+def repeated(tmp_path, monkeypatch) -> Path:
+    pin_selection_order(monkeypatch)  # these tests read positions and compare runs
     return repeated_scenarios(tmp_path)
 
 
@@ -124,9 +125,9 @@ def test_shards_keep_learning_chains_whole_and_the_dry_run_shows_them(repeated, 
     assert capsys.readouterr().out.splitlines() == [
         "plan: 9 episode(s) in the selection; shard 1/2: 3; resume skips 0 complete; 3 to run",
         "executor: local, in this process, 1 episode(s) at a time",
-        "learning track: 1 chain(s), each one run index's episodes in the selection's order, flown one after "
-        "another with its own store",
-        f"  chain run 1: positions 0-2 (again_1 .. again_3), store {out / 'learning' / 'Learner__run001.json'}",
+        "learning track: 1 chain(s), each one run index's episodes in an order of its own (drawn at random, kept in "
+        "its store), flown one after another",
+        f"  chain run 1: positions 0-2, store {out / 'learning' / 'Learner__run001.json'}",
         "  again_1: run 1",
         "  again_2: run 1",
         "  again_3: run 1"]
@@ -138,12 +139,12 @@ def test_shards_keep_learning_chains_whole_and_the_dry_run_shows_them(repeated, 
     assert learning_run(repeated, out, "--runs", "3", "--shard", "0/2", "--workers", "1", "--dry-run") == \
         exitcodes.OK
     assert capsys.readouterr().out.splitlines()[2:] == [
-        "learning track: 1 chain(s), each one run index's episodes in the selection's order, flown one after "
-        "another with its own store",
-        f"  chain run 2: positions 2-2 (again_3 .. again_3), store {out / 'learning' / 'Learner__run002.json'}",
-        "  again_3: run 2 (skips 1 complete)",
+        "learning track: 1 chain(s), each one run index's episodes in an order of its own (drawn at random, kept in "
+        "its store), flown one after another",
+        f"  chain run 2: positions 2-2, store {out / 'learning' / 'Learner__run002.json'}",
         "  again_1: run - (skips 2 complete)",
-        "  again_2: run - (skips 2 complete)"]
+        "  again_2: run - (skips 2 complete)",
+        "  again_3: run 2 (skips 1 complete)"]
 
 
 @pytest.mark.slow
