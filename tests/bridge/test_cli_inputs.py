@@ -266,3 +266,30 @@ def test_export_without_a_format_says_which_there_are_as_the_other_usage_errors_
     assert main(["export", str(tmp_path), "-o", str(tmp_path / "logs")]) == exitcodes.USAGE
     assert capsys.readouterr().err == "error: a320-bench export: say which format: --inspect (the only one so far)\n"
     assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+@pytest.mark.parametrize("target", ["missing.yaml", "zz.yaml"])
+def test_a_scenario_link_that_leads_nowhere_or_loops_is_refused_not_silently_left_out(tmp_path, capsys, command,
+                                                                                       target):
+    # A scenario a folder names through a broken link would otherwise drop out of the run unseen.
+    folder = tmp_path / "cat"
+    folder.mkdir()
+    (folder / "gen1.yaml").write_text(open("scenarios/elec/gen1_fault_reset_fails.yaml").read())
+    (folder / "zz.yaml").symlink_to(target)  # zz.yaml -> zz.yaml: a loop
+    argv = (["run", "--scenario", str(folder), "--out", str(tmp_path / "out"), "--no-progress"] if command == "run"
+            else ["validate", str(folder)])
+    assert main(argv) == exitcodes.USAGE
+    err = capsys.readouterr().err.splitlines()
+    why = "loops" if target == "zz.yaml" else "leads nowhere"
+    assert f"error: {folder}/zz.yaml: a symbolic link that {why}; fix or remove it" in err
+    assert not any("Traceback" in line for line in err)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("target, why", [("self.yaml", "loops"), ("gone.yaml", "leads nowhere")])
+def test_a_scenario_file_named_through_a_broken_link_says_so(tmp_path, capsys, target, why):
+    link = tmp_path / "self.yaml"
+    link.symlink_to(target)
+    assert main(["validate", str(link)]) == exitcodes.USAGE
+    assert capsys.readouterr().err == f"error: {link}: a symbolic link that {why}; fix or remove it\n"
