@@ -28,10 +28,12 @@ def parse_env_file(path: str | Path) -> dict[str, str]:
         raise EnvFileError(f"--env-file {p}: not UTF-8 text") from None
     out: dict[str, str] = {}
     for b in parse_stream(io.StringIO(text)):
+        # dotenv counts a line from the blank lines before it: name the line itself.
+        n = b.original.line + len(b.original.string) - len(b.original.string.lstrip("\n"))
         if b.error or (b.key is not None and b.value is None):
-            # dotenv counts a line from the blank lines before it: name the line itself.
-            n = b.original.line + len(b.original.string) - len(b.original.string.lstrip("\n"))
             raise EnvFileError(f"--env-file {p}: line {n} is not KEY=value")
+        if "\0" in (b.key or "") or "\0" in (b.value or ""):  # os.environ refuses it (the value is not echoed)
+            raise EnvFileError(f"--env-file {p}: line {n} holds a NUL character, which no environment variable can")
         if b.key is not None:
             out[b.key] = b.value or ""
     return out

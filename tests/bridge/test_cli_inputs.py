@@ -34,6 +34,20 @@ def test_env_file_errors_name_the_line_after_blank_lines_and_an_unterminated_quo
         parse_env_file(f)
 
 
+
+@pytest.mark.parametrize("line", ["B=se\x00cret", "B\x00=secret"])
+def test_env_file_with_a_nul_character_names_the_line_and_the_run_exits_2(tmp_path, capsys, line):
+    # The environment cannot hold a NUL: taking the line would end the run as an internal error.
+    f = tmp_path / "x.env"
+    f.write_text(f"\ufeffA=1\r\n{line}\r\n")
+    with pytest.raises(EnvFileError, match=r"line 2 holds a NUL character"):
+        parse_env_file(f)
+    assert main(["run", "--model", "openai/x", "--env-file", str(f), "--out", str(tmp_path / "out"),
+                 "--no-progress"]) == exitcodes.USAGE
+    assert capsys.readouterr().err == (f"error: --env-file {f}: line 2 holds a NUL character, which no environment "
+                                       "variable can\n")
+    assert not (tmp_path / "out").exists()
+
 def test_the_scrubber_replaces_every_secret_in_text_and_in_data():
     s = Scrubber(["sk-abcdef123", "short"])  # too short to scrub from text: it would blank ordinary words
     assert s.text("--key sk-abcdef123 and sk-abcdef123 short") == "--key [REDACTED] and [REDACTED] short"
