@@ -307,3 +307,36 @@ def test_a_scenario_file_named_through_a_broken_link_says_so(tmp_path, capsys, t
     link.symlink_to(target)
     assert main(["validate", str(link)]) == exitcodes.USAGE
     assert capsys.readouterr().err == f"error: {link}: a symbolic link that {why}; fix or remove it\n"
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["run", "--scenario", "scenarios/elec/gen1_fault_reset_fails.yaml", "--no-progress", "--out", ""], "--out"),
+    (["report", "TRAJ", "-o", ""], "-o/--output"),
+    (["export", "--inspect", "TRAJ", "-o", ""], "-o/--output"),
+])
+def test_an_empty_output_path_is_refused_not_taken_for_the_working_folder(tmp_path, capsys, monkeypatch, argv, flag):
+    # `--out "$RESULTS"` with the variable unset: everything would land in the working folder (or, for
+    # report, end as an internal error).
+    from tests.score.score_builder import compliant
+
+    traj = compliant().write(tmp_path / "in" / "t.jsonl")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    argv = [str(traj) if a == "TRAJ" else a for a in argv]
+    if argv[0] == "run":
+        argv[2] = str(ROOT / argv[2])
+    assert main(argv) == exitcodes.USAGE
+    err = capsys.readouterr().err
+    assert err == f"error: a320-bench {argv[0]}: argument {flag}: an empty path names nothing to write to (see --help)\n"
+    assert list(work.iterdir()) == []
+
+
+@pytest.mark.parametrize("target, why", [("nowhere", "leads nowhere"), ("dl", "loops")])
+def test_an_out_folder_under_a_broken_link_names_the_link(tmp_path, capsys, target, why):
+    link = tmp_path / "dl"
+    link.symlink_to(target)
+    for out in (link, link / "runs"):
+        assert main(["run", "--scenario", str(ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml"), "--out", str(out),
+                     "--no-progress"]) == exitcodes.USAGE
+        assert capsys.readouterr().err == f"error: --out {out}: {link} is a symbolic link that {why}\n"
