@@ -96,8 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="serve one scenario's tool profile to an external MCP client (stdio or --http)")
     s.add_argument("--scenario", required=True, metavar="PATH", help="one scenario file")
     s.add_argument("--profile", default="benchmark", help="benchmark (default), crew, learning or dev")
-    s.add_argument("--result", metavar="FILE", help="write the verdict here (atomically, kept current)")
-    s.add_argument("--trajectory", metavar="FILE", help="write the JSONL trajectory here")
+    s.add_argument("--result", metavar="FILE", type=_output_path, help="write the verdict here (atomically, kept current)")
+    s.add_argument("--trajectory", metavar="FILE", type=_output_path, help="write the JSONL trajectory here")
     s.add_argument("--http", action="store_true", help="serve over Streamable HTTP instead of stdio, until Ctrl-C "
                    "(a bearer token in $A320_BENCH_TOKEN is then required)")
     s.add_argument("--host", default=None, help="--http: the address to listen on (default 127.0.0.1)")

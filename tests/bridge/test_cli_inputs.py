@@ -313,6 +313,9 @@ def test_a_scenario_file_named_through_a_broken_link_says_so(tmp_path, capsys, t
     (["run", "--scenario", "scenarios/elec/gen1_fault_reset_fails.yaml", "--no-progress", "--out", ""], "--out"),
     (["report", "TRAJ", "-o", ""], "-o/--output"),
     (["export", "--inspect", "TRAJ", "-o", ""], "-o/--output"),
+    # serve would have served the episode unrecorded, or without the verdict a client reads
+    (["serve", "--scenario", "SCENARIO", "--trajectory", ""], "--trajectory"),
+    (["serve", "--scenario", "SCENARIO", "--result", " "], "--result"),
 ])
 def test_an_empty_output_path_is_refused_not_taken_for_the_working_folder(tmp_path, capsys, monkeypatch, argv, flag):
     # `--out "$RESULTS"` with the variable unset: everything would land in the working folder (or, for
@@ -324,6 +327,7 @@ def test_an_empty_output_path_is_refused_not_taken_for_the_working_folder(tmp_pa
     work.mkdir()
     monkeypatch.chdir(work)
     argv = [str(traj) if a == "TRAJ" else a for a in argv]
+    argv = [str(ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml") if a == "SCENARIO" else a for a in argv]
     if argv[0] == "run":
         argv[2] = str(ROOT / argv[2])
     assert main(argv) == exitcodes.USAGE
