@@ -17,11 +17,17 @@ from dotenv.parser import parse_stream
 
 from .errors import EnvFileError
 
+MAX_BYTES = 2**20  # a few keys; a larger file is read no further
+
 
 def parse_env_file(path: str | Path) -> dict[str, str]:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)  # never the whole of /dev/zero or a runaway file
+        if len(raw) > MAX_BYTES:
+            raise EnvFileError(f"--env-file {p}: larger than {MAX_BYTES // 2**20} MB; not an env file")
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
     except OSError as e:
         raise EnvFileError(f"--env-file {p}: cannot read ({e.strerror})") from None
     except UnicodeDecodeError:

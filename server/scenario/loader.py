@@ -18,6 +18,7 @@ from ..sim.world import World
 from .model import ControlsUnchanged, EcamClear, Scenario, StatePredicate
 
 _VARS: frozenset[str] | None = None
+MAX_FILE_BYTES = 4 * 2**20  # a scenario is a few KB; a larger file is read no further
 MAX_PROBLEMS = 20  # per file: a file with 120,000 unknown keys is one screen, not 120,000 lines
 _SCALAR_BRANCHES = ("bool", "int", "float", "str")  # pydantic's union branch names for a Scalar
 # libyaml when available (fast on big files); the pure-Python loader's messages are clearer.
@@ -71,7 +72,12 @@ def _key(name: str, limit: int = 60) -> str:
 def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)  # never the whole of /dev/zero or a runaway file
+        if len(raw) > MAX_FILE_BYTES:
+            return None, [Problem(name, "", f"larger than {MAX_FILE_BYTES // 2**20} MB; scenario files are a few "
+                                            "KB of YAML")]
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
     except OSError as e:
         return None, [Problem(name, "", f"cannot read: {e.strerror}")]
     except UnicodeDecodeError as e:

@@ -344,3 +344,20 @@ def test_an_out_folder_under_a_broken_link_names_the_link(tmp_path, capsys, targ
         assert main(["run", "--scenario", str(ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml"), "--out", str(out),
                      "--no-progress"]) == exitcodes.USAGE
         assert capsys.readouterr().err == f"error: --out {out}: {link} is a symbolic link that {why}\n"
+
+
+@pytest.mark.parametrize("command", ["validate", "run-env-file"])
+def test_a_file_far_larger_than_any_input_is_refused_after_reading_its_start_only(tmp_path, capsys, command):
+    # /dev/zero (or a runaway file) was read to the end: memory without bound.
+    for path in (Path("/dev/zero"), tmp_path / "sparse"):
+        if path.name == "sparse":
+            with open(path, "wb") as fh:
+                fh.truncate(64 * 2**20)
+        if command == "validate":
+            assert main(["validate", str(path)]) == exitcodes.USAGE
+            assert capsys.readouterr().err.splitlines()[0] == (
+                f"error: {path}: larger than 4 MB; scenario files are a few KB of YAML")
+        else:
+            assert main(["run", "--model", "openai/x", "--env-file", str(path), "--no-progress",
+                         "--out", str(tmp_path / "out")]) == exitcodes.USAGE
+            assert capsys.readouterr().err == f"error: --env-file {path}: larger than 1 MB; not an env file\n"
