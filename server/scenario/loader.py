@@ -88,11 +88,20 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
         return None, [Problem(name, "", "nested too deeply to be a scenario")]
     except yaml.YAMLError:
         e = _yaml_error(text)
+        if isinstance(e, yaml.reader.ReaderError) and isinstance(e.position, int):  # a control character
+            line = text.count("\n", 0, e.position) + 1
+            column = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+            return None, [Problem(name, "", f"not valid YAML: line {line}, column {column}: the control character "
+                                            f"#x{e.character:04X} is not allowed")]
         mark = getattr(e, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         return None, [Problem(name, "", f"not valid YAML: {where}{getattr(e, 'problem', None) or e}")]
+    if data is None:
+        return None, [Problem(name, "", "the file is empty: no scenario fields")]
     if not isinstance(data, dict):
-        return None, [Problem(name, "", f"expected a mapping of scenario fields, got {type(data).__name__}")]
+        got = {list: "a list", str: "a text", bool: "true/false", int: "a number", float: "a number"}
+        return None, [Problem(name, "", "expected a mapping of scenario fields, got "
+                                        f"{got.get(type(data), type(data).__name__)}")]
     try:
         sc = Scenario.model_validate(data)
     except RecursionError:
