@@ -79,7 +79,10 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
                                             "KB of YAML")]
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
     except OSError as e:
-        return None, [Problem(name, "", f"cannot read: {e.strerror}")]
+        from a320bench.paths import broken_link_problem
+
+        why = broken_link_problem(Path(path))  # "No such file" would not say that the link is what is broken
+        return None, [Problem(name, "", f"cannot read: {f'a symbolic link that {why}' if why else e.strerror}")]
     except UnicodeDecodeError as e:
         return None, [Problem(name, "", f"not UTF-8 text (byte {e.start}); scenario files are UTF-8 YAML")]
     try:

@@ -175,3 +175,12 @@ def test_an_empty_file_a_scalar_or_a_control_character_is_one_plain_line(tmp_pat
     f.write_text(content)
     _, problems = parse(f)
     assert [p.message for p in problems] == [says]
+
+
+@pytest.mark.parametrize("target, says", [("gone.yaml", "a symbolic link that leads nowhere"),
+                                          ("odd.yaml", "a symbolic link that loops")])
+def test_a_scenario_read_through_a_broken_link_says_the_link_is_broken(tmp_path, target, says):
+    link = tmp_path / "odd.yaml"
+    link.symlink_to(target)
+    _, problems = parse(link)
+    assert [p.message for p in problems] == [f"cannot read: {says}"]
