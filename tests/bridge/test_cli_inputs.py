@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -361,3 +362,17 @@ def test_a_file_far_larger_than_any_input_is_refused_after_reading_its_start_onl
             assert main(["run", "--model", "openai/x", "--env-file", str(path), "--no-progress",
                          "--out", str(tmp_path / "out")]) == exitcodes.USAGE
             assert capsys.readouterr().err == f"error: --env-file {path}: larger than 1 MB; not an env file\n"
+
+
+@pytest.mark.parametrize("command", ["score", "report", "verify"])
+def test_a_device_or_a_fifo_named_as_a_trajectory_is_refused_without_reading_it(tmp_path, capsys, command):
+    # /dev/zero was read to the end (memory without bound, then an internal error); a FIFO blocked forever.
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        argv = {"score": ["score", str(path)], "report": ["report", str(path), "-o", str(tmp_path / "r.html")],
+                "verify": ["score", "--verify", str(path)]}[command]
+        assert main(argv) == exitcodes.USAGE
+        err = capsys.readouterr().err
+        assert f"error: {path}: cannot read: not a regular file" in err and "internal error" not in err
+    assert not (tmp_path / "r.html").exists()
