@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--json", action="store_true", help="ScoreCards and aggregates as JSON")
     sc.add_argument("--detail", action="store_true", help="add the per-command classification")
     sc.add_argument("--include-errors", action="store_true", help="count provider errors and invalid scenarios in means")
-    sc.add_argument("--csv", metavar="FILE", help="also write one row per episode to FILE")
+    sc.add_argument("--csv", metavar="FILE", type=_output_path, help="also write one row per episode to FILE")
     sc.add_argument("--verify", action="store_true",
                     help="re-simulate every episode against the catalogue and fail on any mismatch")
     sc.add_argument("--catalogue", nargs="+", action="extend", metavar="PATH",

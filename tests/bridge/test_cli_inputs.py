@@ -317,6 +317,7 @@ def test_a_scenario_file_named_through_a_broken_link_says_so(tmp_path, capsys, t
     # serve would have served the episode unrecorded, or without the verdict a client reads
     (["serve", "--scenario", "SCENARIO", "--trajectory", ""], "--trajectory"),
     (["serve", "--scenario", "SCENARIO", "--result", " "], "--result"),
+    (["score", "TRAJ", "--csv", ""], "--csv"),  # was: no CSV, and exit 0
 ])
 def test_an_empty_output_path_is_refused_not_taken_for_the_working_folder(tmp_path, capsys, monkeypatch, argv, flag):
     # `--out "$RESULTS"` with the variable unset: everything would land in the working folder (or, for
