@@ -96,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="serve one scenario's tool profile to an external MCP client (stdio or --http)")
     s.add_argument("--scenario", required=True, metavar="PATH", help="one scenario file")
     s.add_argument("--profile", default="benchmark", help="benchmark (default), crew, learning or dev")
-    s.add_argument("--result", metavar="FILE", type=_output_path, help="write the verdict here (atomically, kept current)")
+    s.add_argument("--result", metavar="FILE", type=_output_path,
+                   help="write the verdict here (atomically, kept current)")
     s.add_argument("--trajectory", metavar="FILE", type=_output_path, help="write the JSONL trajectory here")
     s.add_argument("--http", action="store_true", help="serve over Streamable HTTP instead of stdio, until Ctrl-C "
                    "(a bearer token in $A320_BENCH_TOKEN is then required)")
@@ -116,13 +117,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("report", help="write one self-contained HTML report of trajectories (opens offline)")
     rp.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
-    rp.add_argument("-o", "--output", default="report.html", metavar="FILE", type=_output_path, help="the HTML file (default: report.html)")
+    rp.add_argument("-o", "--output", default="report.html", metavar="FILE", type=_output_path,
+                    help="the HTML file (default: report.html)")
 
     ex = sub.add_parser("export", help="write trajectories in another tool's format (Inspect AI eval logs)")
     ex.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
     ex.add_argument("--inspect", action="store_true", help="Inspect AI eval logs, one sample per episode "
                     "(needs the inspect extra)")
-    ex.add_argument("-o", "--output", default="logs", metavar="DIR", type=_output_path, help="the folder for the logs (default: logs)")
+    ex.add_argument("-o", "--output", default="logs", metavar="DIR", type=_output_path,
+                    help="the folder for the logs (default: logs)")
 
     v = sub.add_parser("validate", help="check scenario files and fly each ground truth with the scripted provider")
     v.add_argument("paths", nargs="*", metavar="PATH",

@@ -334,7 +334,8 @@ def test_an_empty_output_path_is_refused_not_taken_for_the_working_folder(tmp_pa
         argv[2] = str(ROOT / argv[2])
     assert main(argv) == exitcodes.USAGE
     err = capsys.readouterr().err
-    assert err == f"error: a320-bench {argv[0]}: argument {flag}: an empty path names nothing to write to (see --help)\n"
+    assert err == (f"error: a320-bench {argv[0]}: argument {flag}: an empty path names nothing to write to "
+                   "(see --help)\n")
     assert list(work.iterdir()) == []
 
 
