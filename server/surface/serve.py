@@ -231,35 +231,38 @@ def _load(args: Any) -> tuple[Any, Any]:
 
 def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
     """Set up, inject and gate (recording meta and setup); refuse when the scenario is invalid."""
-    from ..scenario.harness import SetupError
-    from ..session import open_episode
     from ..trajectory import Recorder
 
     verdict_file = VerdictFile(args.result, profile.name)
-    if args.result:
-        # Fail now, not silently at the end: clients rely on this file for the verdict.
-        from ..trajectory import write_json_atomic
-
-        try:
-            write_json_atomic(args.result, {"scenario_id": sc.id, "reason": None, "status": "setting up"})
-        except OSError as e:
-            raise _Refused(EXIT_USAGE, f"cannot write the verdict {args.result}: {e.strerror or e}") from None
-    recorder = Recorder(args.trajectory)
-    if recorder.failure is not None:
-        raise _Refused(EXIT_USAGE, recorder.failure)
+    recorder = None
     try:
-        return _opened(args, profile, sc, recorder, verdict_file, open_episode, SetupError)
+        if args.result:
+            # Fail now, not silently at the end: clients rely on this file for the verdict.
+            from ..trajectory import write_json_atomic
+
+            try:
+                write_json_atomic(args.result, {"scenario_id": sc.id, "reason": None, "status": "setting up"})
+            except OSError as e:
+                raise _Refused(EXIT_USAGE, f"cannot write the verdict {args.result}: {e.strerror or e}") from None
+        recorder = Recorder(args.trajectory)
+        if recorder.failure is not None:
+            raise _Refused(EXIT_USAGE, recorder.failure)
+        return _opened(args, profile, sc, recorder, verdict_file)
     except KeyboardInterrupt:  # the setup cut short: the files end interrupted, whole
         final = {"scenario_id": sc.id, "reason": EndReason.INTERRUPTED.value, "error": NOT_SERVED}
-        recorder.write("final", **final)
+        if recorder is not None:
+            recorder.write("final", **final)
+            recorder.close()
         verdict_file(final)
-        recorder.close()
         verdict_file.close()
         raise
 
 
-def _opened(args: Any, profile: Any, sc: Any, recorder: Any, verdict_file: VerdictFile, open_episode: Any,
-            SetupError: type[Exception]) -> tuple[Any, VerdictFile, Any]:
+def _opened(args: Any, profile: Any, sc: Any, recorder: Any, verdict_file: VerdictFile
+            ) -> tuple[Any, VerdictFile, Any]:
+    from ..scenario.harness import SetupError
+    from ..session import open_episode
+
     try:
         ep = open_episode(sc, recorder, profile=profile.name, tools=list(profile.tools),
                           instructions=profile.instructions,
