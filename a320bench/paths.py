@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 from collections.abc import Iterable
@@ -12,6 +13,17 @@ class PathSpecError(ValueError):
     def __init__(self, message: str, missing: str | None = None) -> None:
         super().__init__(message)
         self.missing = missing  # the path that does not exist, when that is the problem
+
+
+def broken_link_problem(path: Path) -> str | None:
+    """How a link that cannot be followed is broken ("loops", "leads nowhere"); None if it is not one."""
+    if not path.is_symlink():
+        return None
+    try:
+        os.stat(path)
+    except OSError as e:
+        return "loops" if e.errno == errno.ELOOP else "leads nowhere"
+    return None
 
 
 class RealPaths:
@@ -86,6 +98,9 @@ def expand_paths(specs: Iterable[str | Path], suffixes: tuple[str, ...], *,
         else:
             p = Path(s)
             if not p.exists():
+                why = broken_link_problem(p)
+                if why is not None:
+                    raise PathSpecError(f"{s}: a symbolic link that {why}; fix or remove it")
                 raise PathSpecError(f"{s}: no such file or folder", missing=s)
             matches = [p]
         for m in matches:

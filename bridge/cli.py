@@ -22,6 +22,13 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{self.prog}: {message} (see --help)")
 
 
+def _output_path(value: str) -> str:
+    """An output path flag's value: an empty one (an unset variable) would mean the working folder."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty path names nothing to write to")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     from a320bench import __version__
 
@@ -64,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fly only slice I of N of the (scenario, run) plan (0-based); `score` merges the shards")
     r.add_argument("--dry-run", action="store_true",
                    help="check the selection, print the plan and write the run record; fly nothing")
-    r.add_argument("--out", default="runs", help="output folder (default: runs)")
+    r.add_argument("--out", default="runs", type=_output_path, help="output folder (default: runs)")
     r.add_argument("--sampling", default=None, help="JSON of sampling parameters passed verbatim to the model")
     r.add_argument("--profile", default="benchmark", help="tool profile: benchmark (default), crew (a captain to "
                    "talk to: the crew track), learning (a store of learnings: the learning track)")
@@ -89,8 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="serve one scenario's tool profile to an external MCP client (stdio or --http)")
     s.add_argument("--scenario", required=True, metavar="PATH", help="one scenario file")
     s.add_argument("--profile", default="benchmark", help="benchmark (default), crew, learning or dev")
-    s.add_argument("--result", metavar="FILE", help="write the verdict here (atomically, kept current)")
-    s.add_argument("--trajectory", metavar="FILE", help="write the JSONL trajectory here")
+    s.add_argument("--result", metavar="FILE", type=_output_path,
+                   help="write the verdict here (atomically, kept current)")
+    s.add_argument("--trajectory", metavar="FILE", type=_output_path, help="write the JSONL trajectory here")
     s.add_argument("--http", action="store_true", help="serve over Streamable HTTP instead of stdio, until Ctrl-C "
                    "(a bearer token in $A320_BENCH_TOKEN is then required)")
     s.add_argument("--host", default=None, help="--http: the address to listen on (default 127.0.0.1)")
@@ -101,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--json", action="store_true", help="ScoreCards and aggregates as JSON")
     sc.add_argument("--detail", action="store_true", help="add the per-command classification")
     sc.add_argument("--include-errors", action="store_true", help="count provider errors and invalid scenarios in means")
-    sc.add_argument("--csv", metavar="FILE", help="also write one row per episode to FILE")
+    sc.add_argument("--csv", metavar="FILE", type=_output_path, help="also write one row per episode to FILE")
     sc.add_argument("--verify", action="store_true",
                     help="re-simulate every episode against the catalogue and fail on any mismatch")
     sc.add_argument("--catalogue", nargs="+", action="extend", metavar="PATH",
@@ -109,13 +117,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("report", help="write one self-contained HTML report of trajectories (opens offline)")
     rp.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
-    rp.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the HTML file (default: report.html)")
+    rp.add_argument("-o", "--output", default="report.html", metavar="FILE", type=_output_path,
+                    help="the HTML file (default: report.html)")
 
     ex = sub.add_parser("export", help="write trajectories in another tool's format (Inspect AI eval logs)")
     ex.add_argument("paths", nargs="+", metavar="PATH", help="trajectory files, folders or globs")
     ex.add_argument("--inspect", action="store_true", help="Inspect AI eval logs, one sample per episode "
                     "(needs the inspect extra)")
-    ex.add_argument("-o", "--output", default="logs", metavar="DIR", help="the folder for the logs (default: logs)")
+    ex.add_argument("-o", "--output", default="logs", metavar="DIR", type=_output_path,
+                    help="the folder for the logs (default: logs)")
 
     v = sub.add_parser("validate", help="check scenario files and fly each ground truth with the scripted provider")
     v.add_argument("paths", nargs="*", metavar="PATH",

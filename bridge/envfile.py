@@ -17,21 +17,29 @@ from dotenv.parser import parse_stream
 
 from .errors import EnvFileError
 
+MAX_BYTES = 2**20  # a few keys; a larger file is read no further
+
 
 def parse_env_file(path: str | Path) -> dict[str, str]:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)  # never the whole of /dev/zero or a runaway file
+        if len(raw) > MAX_BYTES:
+            raise EnvFileError(f"--env-file {p}: larger than {MAX_BYTES // 2**20} MB; not an env file")
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
     except OSError as e:
         raise EnvFileError(f"--env-file {p}: cannot read ({e.strerror})") from None
     except UnicodeDecodeError:
         raise EnvFileError(f"--env-file {p}: not UTF-8 text") from None
     out: dict[str, str] = {}
     for b in parse_stream(io.StringIO(text)):
+        # dotenv counts a line from the blank lines before it: name the line itself.
+        n = b.original.line + len(b.original.string) - len(b.original.string.lstrip("\n"))
         if b.error or (b.key is not None and b.value is None):
-            # dotenv counts a line from the blank lines before it: name the line itself.
-            n = b.original.line + len(b.original.string) - len(b.original.string.lstrip("\n"))
             raise EnvFileError(f"--env-file {p}: line {n} is not KEY=value")
+        if "\0" in (b.key or "") or "\0" in (b.value or ""):  # os.environ refuses it (the value is not echoed)
+            raise EnvFileError(f"--env-file {p}: line {n} holds a NUL character, which no environment variable can")
         if b.key is not None:
             out[b.key] = b.value or ""
     return out

@@ -280,6 +280,11 @@ def _run(args, sampling: dict[str, Any], scrubber: Scrubber) -> int:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        from a320bench.paths import broken_link_problem
+
+        for folder in (out, *out.parents):  # "File exists" would not say that a link is what is broken
+            if (why := broken_link_problem(folder)) is not None:
+                raise OutputError(f"--out {out}: {folder} is a symbolic link that {why}") from None
         raise OutputError(f"--out {out}: cannot create the folder: {e.strerror or e}") from None
     record: dict[str, Any] = {
         "command": scrubber.text(" ".join(["a320-bench", *args.argv])),

@@ -191,7 +191,10 @@ def read_events(path: str | Path, warn=None) -> Iterator[dict[str, Any]]:
     (not UTF-8, NaN, nesting too deep, which line is bad) are the ones reported. One known
     difference: an integer beyond 64 bits reads as a float (the recorder never writes one)."""
     p = Path(path)
-    with open(p, "rb") as fh:
+    fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO would block the open until a writer came
+    with open(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # /dev/zero would be read without end
+            raise OSError(errno.EINVAL, "not a regular file (a trajectory is a .jsonl file)")
         data = fh.read()
     try:
         events = [orjson.loads(line) for line in _lines(data) if line.strip()]

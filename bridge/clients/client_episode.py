@@ -63,7 +63,7 @@ SERVER_NAME = "a320"
 def make_client(args: Any, scenario_files: Sequence[Path] = ()) -> ExternalClient:
     """The client of `run --client claude|cmd` (run.check_flags has checked the flags), kept from
     the run's inputs: `scenario_files` (the selection), the folders named in --scenario and the
-    --env-file. A bad --client-cmd is a usage error."""
+    --env-file. A bad --client-cmd, or a client program that is not there, is a usage error."""
     if args.client == "claude" and getattr(args, "offline_demo", False):
         from .offline_demo import OfflineDemoClaude
 
@@ -81,6 +81,10 @@ def make_client(args: Any, scenario_files: Sequence[Path] = ()) -> ExternalClien
             raise UsageError(str(e)) from None
     else:
         raise UsageError(f"unknown client {args.client!r}")
+    try:  # a program that is not there is the run's configuration: refused before any episode is flown
+        impl.locate()
+    except ClientNotFound as e:
+        raise UsageError(str(e)) from None
     named = [Path(spec) for spec in args.scenario or () if Path(spec).is_dir()]
     env_file = [Path(args.env_file)] if getattr(args, "env_file", None) else []
     return ExternalClient(impl, inputs=[*scenario_files, *named, *env_file])

@@ -20,6 +20,9 @@ What a fault becomes (the bridge's error tree is in bridge/errors.py):
     a tool call whose arguments are not a JSON object    the agent's malformed call: counted against
                                                          the tool-call budget and recorded like any call
     anything else                                        not caught here: a harness error
+
+A retry waits the backoff, or the provider's retry-after (retry-after-ms first) when that is
+longer, up to RETRY_AFTER_MAX_S.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ NUDGE = ("Please continue handling the situation with the tools. "
          "Call report_done with your diagnosis and a summary of your actions when you are finished.")
 MAX_TURNS = 200
 BACKOFF_MAX_S = 30.0
+RETRY_AFTER_MAX_S = 60.0  # the most a provider's retry-after makes one retry wait
 DEFAULT_REQUEST_TIMEOUT_S = 120.0
 DEFAULT_MAX_RETRIES = 3
 ERROR_CHARS = 300  # of a provider's error message, in the trajectory and on the console
@@ -120,6 +124,41 @@ def _error_in_a_200(e: BaseException) -> bool:
         seen.add(id(root))
     code = getattr(root, "status_code", 0)
     return type(root) is Exception and code != 0 and (not isinstance(code, int) or code == 422)
+
+
+def retry_after_s(headers: Any) -> float | None:
+    """How long a provider asked us to wait before retrying (retry-after-ms, else retry-after in
+    seconds or as an HTTP date), at most RETRY_AFTER_MAX_S; None when it did not say, or said nonsense."""
+    import math
+
+    def seconds(value: Any, scale: float = 1.0) -> float | None:
+        try:
+            v = float(value) * scale
+        except (TypeError, ValueError):
+            return None
+        return min(v, RETRY_AFTER_MAX_S) if math.isfinite(v) and v >= 0 else None
+
+    get = getattr(headers, "get", None)
+    if get is None:
+        return None
+    ms = seconds(get("retry-after-ms"), 0.001)
+    if ms is not None:
+        return ms
+    value = get("retry-after")
+    if value is None:
+        return None
+    if (s := seconds(value)) is not None:
+        return s
+    from datetime import datetime, timezone
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(str(value))
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return min(max((when - datetime.now(timezone.utc)).total_seconds(), 0.0), RETRY_AFTER_MAX_S)
 
 
 def _transient(e: BaseException) -> bool:
@@ -219,11 +258,19 @@ class LitellmProvider:
             journal.write("provider_retry", attempt=state.attempt_number, error=_describe(error),
                           delay_s=round(state.upcoming_sleep, 3))
 
+        backoff = wait_exponential(multiplier=base_s, max=BACKOFF_MAX_S)
+
+        def wait(state: RetryCallState) -> float:
+            # The backoff, or longer when the provider said how long (a 429's or 503's retry-after).
+            error = state.outcome.exception() if state.outcome else None
+            asked = retry_after_s(getattr(error, "litellm_response_headers", None))
+            return max(backoff(state), asked or 0.0)
+
         attempts = 0
         try:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self.max_retries + 1),
-                wait=wait_exponential(multiplier=base_s, max=BACKOFF_MAX_S),
+                wait=wait,
                 retry=retry_if_exception(_transient),
                 before_sleep=record_retry,
                 reraise=True,

@@ -18,6 +18,7 @@ from ..sim.world import World
 from .model import ControlsUnchanged, EcamClear, Scenario, StatePredicate
 
 _VARS: frozenset[str] | None = None
+MAX_FILE_BYTES = 4 * 2**20  # a scenario is a few KB; a larger file is read no further
 MAX_PROBLEMS = 20  # per file: a file with 120,000 unknown keys is one screen, not 120,000 lines
 _SCALAR_BRANCHES = ("bool", "int", "float", "str")  # pydantic's union branch names for a Scalar
 # libyaml when available (fast on big files); the pure-Python loader's messages are clearer.
@@ -71,9 +72,17 @@ def _key(name: str, limit: int = 60) -> str:
 def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)  # never the whole of /dev/zero or a runaway file
+        if len(raw) > MAX_FILE_BYTES:
+            return None, [Problem(name, "", f"larger than {MAX_FILE_BYTES // 2**20} MB; scenario files are a few "
+                                            "KB of YAML")]
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
     except OSError as e:
-        return None, [Problem(name, "", f"cannot read: {e.strerror}")]
+        from a320bench.paths import broken_link_problem
+
+        why = broken_link_problem(Path(path))  # "No such file" would not say that the link is what is broken
+        return None, [Problem(name, "", f"cannot read: {f'a symbolic link that {why}' if why else e.strerror}")]
     except UnicodeDecodeError as e:
         return None, [Problem(name, "", f"not UTF-8 text (byte {e.start}); scenario files are UTF-8 YAML")]
     try:
@@ -82,11 +91,20 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
         return None, [Problem(name, "", "nested too deeply to be a scenario")]
     except yaml.YAMLError:
         e = _yaml_error(text)
+        if isinstance(e, yaml.reader.ReaderError) and isinstance(e.position, int):  # a control character
+            line = text.count("\n", 0, e.position) + 1
+            column = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+            return None, [Problem(name, "", f"not valid YAML: line {line}, column {column}: the control character "
+                                            f"#x{e.character:04X} is not allowed")]
         mark = getattr(e, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         return None, [Problem(name, "", f"not valid YAML: {where}{getattr(e, 'problem', None) or e}")]
+    if data is None:
+        return None, [Problem(name, "", "the file is empty: no scenario fields")]
     if not isinstance(data, dict):
-        return None, [Problem(name, "", f"expected a mapping of scenario fields, got {type(data).__name__}")]
+        got = {list: "a list", str: "a text", bool: "true/false", int: "a number", float: "a number"}
+        return None, [Problem(name, "", "expected a mapping of scenario fields, got "
+                                        f"{got.get(type(data), type(data).__name__)}")]
     try:
         sc = Scenario.model_validate(data)
     except RecursionError:

@@ -27,6 +27,9 @@ serving ends the episode `storage_error` at once (the verdict says why, every
 later call is refused, one line on stderr) and `serve` exits 74. A verdict write
 refused while serving leaves the episode going (the trajectory records it); if the
 file is still behind at the end, one line says so and `serve` exits 74.
+
+SIGTERM, Ctrl-C or a hangup before the episode is served (while it is set up, before
+the loop listens) ends it `interrupted` in both files, whole: `interrupted`, exit 130.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ EXIT_INTERNAL = 70  # a bug of ours: the setup crashed, or the episode ended wit
 EXIT_STORAGE = 74  # the disk refused the trajectory (the episode ended storage_error) or the verdict mid-episode
 TOKEN_ENV = "A320_BENCH_TOKEN"  # serve --http: the bearer token clients must send
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+NOT_SERVED = "interrupted before the client was served"  # the error of an episode a signal ended in its setup
 
 
 log = logging.getLogger("a320bench.serve")
@@ -121,8 +125,6 @@ def run_serve(args: Any) -> int:
             print(f"error: {line}", file=sys.stderr, flush=True)
         return r.code
 
-    from .factory import create_server
-
     def finish() -> int:
         """End the episode (once) and flush everything to disk; the exit code."""
         try:
@@ -151,22 +153,39 @@ def run_serve(args: Any) -> int:
             code = EXIT_STORAGE
         return code
 
-    import anyio
-
     def identified(info: dict[str, Any]) -> None:
         # What the client said it is (MCP clientInfo): `score` labels the episode with it.
         recorder.write("client_report", client=info["name"], client_version=info["version"], model=None,
                        source="mcp clientInfo")
 
     try:
+        import anyio
+
+        from .factory import create_server
+
         if getattr(args, "http", False):
             return anyio.run(_serve_http, ep, profile, finish, args, identified)
         server = create_server(ep, profile)
         server.on_client_identified = identified
         return anyio.run(_serve, server, finish)
+    except BaseException as e:
+        # A signal before the loop's receiver listens (which ends a served episode as a client's
+        # SIGTERM does): an episode no client reached ends interrupted, never as the agent's result.
+        if _is_interrupt(e):
+            if ep.final is None and ep.tool_calls == 0:
+                ep.finish(EndReason.INTERRUPTED, error=NOT_SERVED)
+            finish()
+        raise
     finally:
         recorder.close()
         verdict_file.close()
+
+
+def _is_interrupt(e: BaseException) -> bool:
+    """A Ctrl-C (or SIGTERM, a hangup: the command raises the same), alone or as all of a group."""
+    if isinstance(e, BaseExceptionGroup):
+        return all(_is_interrupt(x) for x in e.exceptions)
+    return isinstance(e, KeyboardInterrupt)
 
 
 def _check_http_flags(args: Any) -> None:
@@ -212,22 +231,38 @@ def _load(args: Any) -> tuple[Any, Any]:
 
 def _open(args: Any, profile: Any, sc: Any) -> tuple[Any, VerdictFile, Any]:
     """Set up, inject and gate (recording meta and setup); refuse when the scenario is invalid."""
-    from ..scenario.harness import SetupError
-    from ..session import open_episode
     from ..trajectory import Recorder
 
     verdict_file = VerdictFile(args.result, profile.name)
-    if args.result:
-        # Fail now, not silently at the end: clients rely on this file for the verdict.
-        from ..trajectory import write_json_atomic
+    recorder = None
+    try:
+        if args.result:
+            # Fail now, not silently at the end: clients rely on this file for the verdict.
+            from ..trajectory import write_json_atomic
 
-        try:
-            write_json_atomic(args.result, {"scenario_id": sc.id, "reason": None, "status": "setting up"})
-        except OSError as e:
-            raise _Refused(EXIT_USAGE, f"cannot write the verdict {args.result}: {e.strerror or e}") from None
-    recorder = Recorder(args.trajectory)
-    if recorder.failure is not None:
-        raise _Refused(EXIT_USAGE, recorder.failure)
+            try:
+                write_json_atomic(args.result, {"scenario_id": sc.id, "reason": None, "status": "setting up"})
+            except OSError as e:
+                raise _Refused(EXIT_USAGE, f"cannot write the verdict {args.result}: {e.strerror or e}") from None
+        recorder = Recorder(args.trajectory)
+        if recorder.failure is not None:
+            raise _Refused(EXIT_USAGE, recorder.failure)
+        return _opened(args, profile, sc, recorder, verdict_file)
+    except KeyboardInterrupt:  # the setup cut short: the files end interrupted, whole
+        final = {"scenario_id": sc.id, "reason": EndReason.INTERRUPTED.value, "error": NOT_SERVED}
+        if recorder is not None:
+            recorder.write("final", **final)
+            recorder.close()
+        verdict_file(final)
+        verdict_file.close()
+        raise
+
+
+def _opened(args: Any, profile: Any, sc: Any, recorder: Any, verdict_file: VerdictFile
+            ) -> tuple[Any, VerdictFile, Any]:
+    from ..scenario.harness import SetupError
+    from ..session import open_episode
+
     try:
         ep = open_episode(sc, recorder, profile=profile.name, tools=list(profile.tools),
                           instructions=profile.instructions,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,20 @@ def test_env_file_errors_name_the_line_after_blank_lines_and_an_unterminated_quo
     with pytest.raises(EnvFileError, match=r"line 4 is not KEY=value"):
         parse_env_file(f)
 
+
+
+@pytest.mark.parametrize("line", ["B=se\x00cret", "B\x00=secret"])
+def test_env_file_with_a_nul_character_names_the_line_and_the_run_exits_2(tmp_path, capsys, line):
+    # The environment cannot hold a NUL: taking the line would end the run as an internal error.
+    f = tmp_path / "x.env"
+    f.write_text(f"\ufeffA=1\r\n{line}\r\n")
+    with pytest.raises(EnvFileError, match=r"line 2 holds a NUL character"):
+        parse_env_file(f)
+    assert main(["run", "--model", "openai/x", "--env-file", str(f), "--out", str(tmp_path / "out"),
+                 "--no-progress"]) == exitcodes.USAGE
+    assert capsys.readouterr().err == (f"error: --env-file {f}: line 2 holds a NUL character, which no environment "
+                                       "variable can\n")
+    assert not (tmp_path / "out").exists()
 
 def test_the_scrubber_replaces_every_secret_in_text_and_in_data():
     s = Scrubber(["sk-abcdef123", "short"])  # too short to scrub from text: it would blank ordinary words
@@ -266,3 +281,100 @@ def test_export_without_a_format_says_which_there_are_as_the_other_usage_errors_
     assert main(["export", str(tmp_path), "-o", str(tmp_path / "logs")]) == exitcodes.USAGE
     assert capsys.readouterr().err == "error: a320-bench export: say which format: --inspect (the only one so far)\n"
     assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+@pytest.mark.parametrize("target", ["missing.yaml", "zz.yaml"])
+def test_a_scenario_link_that_leads_nowhere_or_loops_is_refused_not_silently_left_out(tmp_path, capsys, command,
+                                                                                       target):
+    # A scenario a folder names through a broken link would otherwise drop out of the run unseen.
+    folder = tmp_path / "cat"
+    folder.mkdir()
+    (folder / "gen1.yaml").write_text(open("scenarios/elec/gen1_fault_reset_fails.yaml").read())
+    (folder / "zz.yaml").symlink_to(target)  # zz.yaml -> zz.yaml: a loop
+    argv = (["run", "--scenario", str(folder), "--out", str(tmp_path / "out"), "--no-progress"] if command == "run"
+            else ["validate", str(folder)])
+    assert main(argv) == exitcodes.USAGE
+    err = capsys.readouterr().err.splitlines()
+    why = "loops" if target == "zz.yaml" else "leads nowhere"
+    assert f"error: {folder}/zz.yaml: a symbolic link that {why}; fix or remove it" in err
+    assert not any("Traceback" in line for line in err)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("target, why", [("self.yaml", "loops"), ("gone.yaml", "leads nowhere")])
+def test_a_scenario_file_named_through_a_broken_link_says_so(tmp_path, capsys, target, why):
+    link = tmp_path / "self.yaml"
+    link.symlink_to(target)
+    assert main(["validate", str(link)]) == exitcodes.USAGE
+    assert capsys.readouterr().err == f"error: {link}: a symbolic link that {why}; fix or remove it\n"
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["run", "--scenario", "scenarios/elec/gen1_fault_reset_fails.yaml", "--no-progress", "--out", ""], "--out"),
+    (["report", "TRAJ", "-o", ""], "-o/--output"),
+    (["export", "--inspect", "TRAJ", "-o", ""], "-o/--output"),
+    # serve would have served the episode unrecorded, or without the verdict a client reads
+    (["serve", "--scenario", "SCENARIO", "--trajectory", ""], "--trajectory"),
+    (["serve", "--scenario", "SCENARIO", "--result", " "], "--result"),
+    (["score", "TRAJ", "--csv", ""], "--csv"),  # was: no CSV, and exit 0
+])
+def test_an_empty_output_path_is_refused_not_taken_for_the_working_folder(tmp_path, capsys, monkeypatch, argv, flag):
+    # `--out "$RESULTS"` with the variable unset: everything would land in the working folder (or, for
+    # report, end as an internal error).
+    from tests.score.score_builder import compliant
+
+    traj = compliant().write(tmp_path / "in" / "t.jsonl")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    argv = [str(traj) if a == "TRAJ" else a for a in argv]
+    argv = [str(ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml") if a == "SCENARIO" else a for a in argv]
+    if argv[0] == "run":
+        argv[2] = str(ROOT / argv[2])
+    assert main(argv) == exitcodes.USAGE
+    err = capsys.readouterr().err
+    assert err == (f"error: a320-bench {argv[0]}: argument {flag}: an empty path names nothing to write to "
+                   "(see --help)\n")
+    assert list(work.iterdir()) == []
+
+
+@pytest.mark.parametrize("target, why", [("nowhere", "leads nowhere"), ("dl", "loops")])
+def test_an_out_folder_under_a_broken_link_names_the_link(tmp_path, capsys, target, why):
+    link = tmp_path / "dl"
+    link.symlink_to(target)
+    for out in (link, link / "runs"):
+        assert main(["run", "--scenario", str(ROOT / "scenarios/elec/gen1_fault_reset_fails.yaml"), "--out", str(out),
+                     "--no-progress"]) == exitcodes.USAGE
+        assert capsys.readouterr().err == f"error: --out {out}: {link} is a symbolic link that {why}\n"
+
+
+@pytest.mark.parametrize("command", ["validate", "run-env-file"])
+def test_a_file_far_larger_than_any_input_is_refused_after_reading_its_start_only(tmp_path, capsys, command):
+    # /dev/zero (or a runaway file) was read to the end: memory without bound.
+    for path in (Path("/dev/zero"), tmp_path / "sparse"):
+        if path.name == "sparse":
+            with open(path, "wb") as fh:
+                fh.truncate(64 * 2**20)
+        if command == "validate":
+            assert main(["validate", str(path)]) == exitcodes.USAGE
+            assert capsys.readouterr().err.splitlines()[0] == (
+                f"error: {path}: larger than 4 MB; scenario files are a few KB of YAML")
+        else:
+            assert main(["run", "--model", "openai/x", "--env-file", str(path), "--no-progress",
+                         "--out", str(tmp_path / "out")]) == exitcodes.USAGE
+            assert capsys.readouterr().err == f"error: --env-file {path}: larger than 1 MB; not an env file\n"
+
+
+@pytest.mark.parametrize("command", ["score", "report", "verify"])
+def test_a_device_or_a_fifo_named_as_a_trajectory_is_refused_without_reading_it(tmp_path, capsys, command):
+    # /dev/zero was read to the end (memory without bound, then an internal error); a FIFO blocked forever.
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        argv = {"score": ["score", str(path)], "report": ["report", str(path), "-o", str(tmp_path / "r.html")],
+                "verify": ["score", "--verify", str(path)]}[command]
+        assert main(argv) == exitcodes.USAGE
+        err = capsys.readouterr().err
+        assert f"error: {path}: cannot read: not a regular file" in err and "internal error" not in err
+    assert not (tmp_path / "r.html").exists()

@@ -16,7 +16,7 @@ import pytest
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
 from a320bench.bridge.score.scorecard import score_file
-from tests.fakes.openai_server import HANG, RESET, FakeOpenAI, fault, tool_call
+from tests.fakes.openai_server import HANG, RESET, FakeOpenAI, fault, raw, tool_call
 
 SCENARIO = "scenarios/elec/gen1_fault_reset_fails.yaml"
 TRAJ = Path("elec_gen1_fault_reset_fails") / "openai_fake-model__run000.jsonl"
@@ -55,6 +55,10 @@ TRANSIENT = {
     "200 whose body is an error with a code of null": fault(200, message="the upstream model failed"),
     "connection reset": RESET,
     "no choices": {"choices": []},
+    "200 whose JSON does not parse": raw(200, b'{"id": "chatcmpl-1", "choices": [{"index": 0, "mess'),
+    "200 whose JSON is not an object": raw(200, b"[1, 2, 3]"),
+    "a body cut off mid-way": raw(200, json.dumps({"id": "chatcmpl-1", "choices": []}).encode() + b" " * 200,
+                                  cut_at=20),
     "a hang past the request timeout": HANG,
 }
 
@@ -85,6 +89,33 @@ def test_a_transient_fault_that_clears_costs_one_recorded_retry_and_nothing_else
     assert evs[4]["error"] == "MalformedResponse: the response has no choices"
     assert evs[-1]["reason"] == "agent_done"
 
+
+
+def test_the_wait_the_provider_asks_for_in_retry_after_is_kept_beside_the_backoff(tmp_path, env_file):
+    # The backoff here is 0.01 s, 0.02 s: a provider that says how long to wait is waited for (OpenAI's
+    # retry-after-ms first, then retry-after in seconds); retrying sooner only meets the limit again.
+    script = [READ, fault(429, headers={"retry-after-ms": "300", "retry-after": "9"}),
+              fault(503, headers={"retry-after": "1"}), fault(429, headers={"retry-after": "soon"}), DONE]
+    with FakeOpenAI(script) as fake:
+        assert run(tmp_path, env_file, fake, "--max-retries", "3") == exitcodes.OK
+    retries = [e for e in events(tmp_path / "out" / TRAJ) if e["type"] == "provider_retry"]
+    assert [(e["attempt"], e["delay_s"]) for e in retries] == [(1, 0.3), (2, 1.0), (3, 0.04)]
+    assert events(tmp_path / "out" / TRAJ)[-1]["reason"] == "agent_done"
+
+
+@pytest.mark.parametrize("headers, seconds", [
+    ({"retry-after-ms": "250"}, 0.25),
+    ({"retry-after": "2"}, 2.0),
+    ({"retry-after": "3600"}, 60.0),  # capped: a run does not sleep an hour on one provider's word
+    ({"retry-after": "-5"}, None),
+    ({"retry-after": "nan"}, None),
+    ({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0),  # a date already past: no extra wait
+    ({}, None),
+])
+def test_retry_after_is_read_as_seconds_capped_and_nonsense_ignored(headers, seconds):
+    from a320bench.bridge.providers.litellm_agent import retry_after_s
+
+    assert retry_after_s(headers) == seconds
 
 def test_litellms_invalid_response_object_is_recorded_as_its_cause_without_its_traceback(tmp_path, env_file):
     # litellm's "Invalid response object" error carries a traceback (this machine's paths) and the raw

@@ -283,3 +283,15 @@ def test_a_command_leaves_the_environment_as_it_found_it(tmp_path, monkeypatch):
     before = dict(os.environ)
     main(["run", "--scenario", SCENARIO, "--model", "no-such-provider-xyz/m", "--env-file", str(env_file)])
     assert dict(os.environ) == before
+
+
+def test_an_out_folder_whose_parents_do_not_exist_is_created_with_them(tmp_path, capsys):
+    # Decided: --out creates the folders above it (as mkdir -p), and a rerun resumes in them.
+    out = tmp_path / "a" / "b" / "c" / "runs"
+    assert main(["run", "--scenario", SCENARIO, "--out", str(out), "--no-progress"]) == exitcodes.OK
+    [trajectory] = list(out.rglob("*.jsonl"))
+    assert trajectory == out / ELEC_ID / "scripted__run000.jsonl" and events(trajectory)[-1]["type"] == "final"
+    capsys.readouterr()
+    assert main(["run", "--scenario", SCENARIO, "--out", str(out), "--no-progress"]) == exitcodes.OK
+    assert list(out.rglob("*.jsonl")) == [trajectory]  # complete already: nothing flown again
+    assert len(list(out.glob("run-*.json"))) == 2

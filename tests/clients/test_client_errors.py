@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -15,22 +16,35 @@ from a320bench.bridge.score.scorecard import score_file
 from tests.clients.client_bed import SCENARIO, events, processes_with, python_cmd, run, trajectory
 
 
-def test_claude_not_found_is_one_clear_line_and_a_client_error_per_episode(tmp_path, monkeypatch, capsys):
+def test_claude_not_found_refuses_the_run_at_once_in_one_line_before_any_episode(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("A320_BENCH_CLAUDE", str(tmp_path / "no" / "claude"))
     out = tmp_path / "out"
     rc = run(out, "--client", "claude", "--runs", "2")
-    assert rc == exitcodes.CLIENT_ERROR
+    assert rc == exitcodes.USAGE  # a missing program is the run's configuration, not the agent's episode
 
-    err = [line for line in capsys.readouterr().err.splitlines() if "client_error" in line]
-    assert len(err) == 1  # the same message for every episode is printed once
-    assert "claude not found: A320_BENCH_CLAUDE=" in err[0] and "npm install -g @anthropic-ai/claude-code" in err[0]
-    for r in (0, 1):
-        evs = events(trajectory(out, "claude", r))
-        # The client never reached a server: the bridge opened the record itself, then closed it as an error.
-        assert [e["type"] for e in evs] == ["meta", "setup", "client_report", "final"]
-        assert evs[0]["client"] == "claude" and evs[0]["run_index"] == r
-        assert evs[-1]["reason"] == "client_error" and evs[-1]["client_error"].startswith("claude not found")
-        assert score_file(trajectory(out, "claude", r)).status == "client_error"
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+    assert err.startswith("error: claude not found: A320_BENCH_CLAUDE=")
+    assert "npm install -g @anthropic-ai/claude-code" in err
+    assert not out.exists()  # nothing flown, nothing written
+
+
+def test_a_client_cmd_program_not_found_refuses_the_run_at_once(tmp_path, capsys):
+    out = tmp_path / "out"
+    rc = run(out, "--client", "cmd", "--client-cmd", "a320-bench-no-such-client {config}")
+    assert rc == exitcodes.USAGE
+    err = capsys.readouterr().err
+    assert err == "error: --client-cmd: a320-bench-no-such-client not found on PATH\n"
+    assert not out.exists()
+
+
+def _failing_claude(tmp_path: Path) -> Path:
+    """A `claude` that is there and exits 1 at once: each episode it reaches ends client_error."""
+    exe = tmp_path / "bin" / "claude"
+    exe.parent.mkdir()
+    exe.write_text("#!/bin/sh\nexit 1\n")
+    exe.chmod(0o755)
+    return exe
 
 
 @pytest.mark.slow
@@ -65,8 +79,8 @@ def test_a_client_that_fails_is_a_client_error_and_the_command_is_on_record(tmp_
 
 
 def test_a_scenario_that_fails_its_gate_never_reaches_the_client(tmp_path, monkeypatch):
-    # Were the client started, this run would end as client_error (claude is "not found").
-    monkeypatch.setenv("A320_BENCH_CLAUDE", str(tmp_path / "no" / "claude"))
+    # Were the client started, this run would end as client_error (claude exits 1).
+    monkeypatch.setenv("A320_BENCH_CLAUDE", str(_failing_claude(tmp_path)))
     broken = tmp_path / "broken.yaml"
     broken.write_text(SCENARIO.read_text().replace("must_appear: [ELEC GEN 1 FAULT]",
                                                    "must_appear: [ELEC GEN 2 FAULT]"))
@@ -82,8 +96,8 @@ def test_a_disk_that_fills_during_client_episodes_ends_one_storage_error_and_sta
     from a320bench.server.trajectory import is_complete
     from tests.disk_bed import small_disk
 
-    # "claude not found" makes every episode that reaches its end a quick client_error.
-    monkeypatch.setenv("A320_BENCH_CLAUDE", str(tmp_path / "no" / "claude"))
+    # A claude that exits at once makes every episode that reaches its end a quick client_error.
+    monkeypatch.setenv("A320_BENCH_CLAUDE", str(_failing_claude(tmp_path)))
     with small_disk(tmp_path / "disk") as disk:
         out = disk / "out"
         rc = main(["run", "--scenario", str(SCENARIO.parent), "--client", "claude", "--out", str(out),

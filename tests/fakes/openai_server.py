@@ -6,6 +6,8 @@ with `repeat_last=True`). A reply is one of:
     429, 500, ...                 that HTTP status with a JSON error body
     fault(status, ...)            a status with a chosen body: an HTML page, an error
                                   message and code (e.g. context_length_exceeded), or none
+    raw(status, body, ...)        exactly these bytes (e.g. JSON that does not parse), or a body
+                                  cut off before its announced length (a connection lost mid-answer)
     HANG                          accept the request and never answer (until close)
     RESET                         close the connection without a word (TCP reset)
     {"choices": []}               a 200 whose choices are empty
@@ -35,9 +37,17 @@ def tool_call(name: str | None, args: dict[str, Any] | None = None, call_id: str
 
 
 def fault(status: int, *, html: bool = False, message: str | None = None, code: str | None = None,
-          codeless: bool = False) -> dict[str, Any]:
-    """`codeless`: the error object has no `code` key at all (what a 200 carrying an error may send)."""
-    return {"fault": status, "html": html, "message": message, "code": code, "codeless": codeless}
+          codeless: bool = False, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """`codeless`: the error object has no `code` key at all (what a 200 carrying an error may send);
+    `headers`: sent with it (a 429 sends `retry-after: 0` unless they say otherwise)."""
+    return {"fault": status, "html": html, "message": message, "code": code, "codeless": codeless,
+            "headers": headers}
+
+
+def raw(status: int, body: bytes, *, cut_at: int | None = None) -> dict[str, Any]:
+    """A reply of exactly `body` as application/json; with `cut_at`, the full length is announced but
+    only the first `cut_at` bytes are sent before the connection closes."""
+    return {"raw": body, "status": status, "cut_at": cut_at}
 
 
 class FakeOpenAI:
@@ -84,6 +94,16 @@ class FakeOpenAI:
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                     self.close_connection = True
                     return
+                if isinstance(item, dict) and "raw" in item:
+                    body, cut = item["raw"], item["cut_at"]
+                    self.send_response(item["status"])
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body if cut is None else body[:cut])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
                 if isinstance(item, int):
                     item = fault(item)
                 if "fault" in item:
@@ -95,8 +115,10 @@ class FakeOpenAI:
                            "code": item["code"]}
                     if item.get("codeless"):
                         del err["code"]
-                    self._send(status, json.dumps({"error": err}).encode(),
-                               headers={"retry-after": "0"} if status == 429 else None)
+                    headers = item.get("headers")
+                    if headers is None and status == 429:
+                        headers = {"retry-after": "0"}
+                    self._send(status, json.dumps({"error": err}).encode(), headers=headers)
                     return
                 if "choices" in item:
                     choices = item["choices"]

@@ -39,7 +39,7 @@ EXPECTED = {
     "impossible_position.yaml": [
         "ground_truth.procedure[0].steps[1].position: control 'GEN 1' has no position 'MAYBE' (positions: ON, OFF)"],
     "missing_task_prompt.yaml": ["task_prompt: required field is missing"],
-    "not_a_mapping.yaml": ["expected a mapping of scenario fields, got list"],
+    "not_a_mapping.yaml": ["expected a mapping of scenario fields, got a list"],
     "unknown_control.yaml": ["ground_truth.procedure[0].steps[1].control: unknown control 'GEN 9'"],
     "unknown_ecam_title.yaml": ["expected_ecam.must_appear[0]: unknown ECAM alert title 'ELEC GEN 1 KAPUTT'"],
     "unknown_failure.yaml": ["failures[0].id: unknown failure id 'elec_gen1_exploded'"],

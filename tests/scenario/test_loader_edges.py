@@ -160,3 +160,27 @@ def test_a_scenario_of_0_3_with_captain_refusals_is_told_the_field_is_gone_and_w
     _, problems = parse(f)
     assert [str(p) for p in problems] == [f"{f}: captain.refusals: removed in 0.4.0: delete it (the captain refuses "
                                           "from what the E/WD shows, never from the scenario)"]
+
+
+@pytest.mark.parametrize("content, says", [
+    ("", "the file is empty: no scenario fields"),
+    ("# yaml-language-server: $schema=../schema/scenario.schema.json\n\n", "the file is empty: no scenario fields"),
+    ("hello\n", "expected a mapping of scenario fields, got a text"),
+    ("- 1\n", "expected a mapping of scenario fields, got a list"),
+    ("id: a\ntitle: \x00\n", "not valid YAML: line 2, column 8: the control character #x0000 is not allowed"),
+    ("id: a\x07\n", "not valid YAML: line 1, column 6: the control character #x0007 is not allowed"),
+])
+def test_an_empty_file_a_scalar_or_a_control_character_is_one_plain_line(tmp_path, content, says):
+    f = tmp_path / "odd.yaml"
+    f.write_text(content)
+    _, problems = parse(f)
+    assert [p.message for p in problems] == [says]
+
+
+@pytest.mark.parametrize("target, says", [("gone.yaml", "a symbolic link that leads nowhere"),
+                                          ("odd.yaml", "a symbolic link that loops")])
+def test_a_scenario_read_through_a_broken_link_says_the_link_is_broken(tmp_path, target, says):
+    link = tmp_path / "odd.yaml"
+    link.symlink_to(target)
+    _, problems = parse(link)
+    assert [p.message for p in problems] == [f"cannot read: {says}"]
