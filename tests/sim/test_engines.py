@@ -445,3 +445,36 @@ def test_too_slow_to_windmill_the_engine_hangs_until_crossbleed_air_drives_the_s
     assert _seconds_to(ac, lambda e: e.running) == 16.0
     ac.advance(0.2)
     assert ac.get("eng1.start_valve_open") is False  # the engine runs: the valve has closed
+
+
+def test_eng_shut_down_asks_for_x_bleed_shut_only_while_the_crossbleed_valve_is_open():
+    """FWC-05, ref §3.5: after a FIRE PB in flight the X BLEED SHUT line is an undone line only while the
+    crossbleed valve is open: not with X BLEED AUTO and no APU bleed (the valve is shut), shown once the
+    valve opens (selected OPEN, or AUTO with APU bleed), gone once it is shut again."""
+    ac = build("cruise")
+    ac.set_control("THR LEVER 2", "IDLE")
+    ac.set_control("ENG MASTER 2", "OFF")
+    ac.set_control("ENG 2 FIRE", "RELEASED")
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("TCAS MODE SEL", "TA")
+    ac.advance(5.0)
+    assert ac.get("bleed.xbleed_valve_open") is False
+    assert _lines(ac, "ENG 2 SHUT DOWN") == [".IF NO FUEL LEAK :", "-IMBALANCE.......MONITOR", "AVOID ICING CONDITIONS"]
+    ac.set_control("X BLEED", "OPEN")
+    ac.advance(1.0)
+    assert _lines(ac, "ENG 2 SHUT DOWN") == [".IF NO FUEL LEAK :", "-IMBALANCE.......MONITOR", "-X BLEED............SHUT",
+                                             "AVOID ICING CONDITIONS"]
+    ac.set_control("X BLEED", "SHUT")
+    ac.advance(1.0)
+    assert _lines(ac, "ENG 2 SHUT DOWN") == [".IF NO FUEL LEAK :", "-IMBALANCE.......MONITOR", "AVOID ICING CONDITIONS"]
+    # AUTO with APU bleed opens the valve: the line is back until the crew shuts it.
+    ac.set_control("X BLEED", "AUTO")
+    ac.set_flight_conditions(altitude_ft=15000.0, hold=True)
+    ac.set_control("APU MASTER SW", "ON")
+    ac.advance(5.0)
+    ac.set_control("APU START", "ON")
+    ac.advance(90.0)
+    ac.set_control("APU BLEED", "ON")
+    ac.advance(5.0)
+    assert ac.get("bleed.xbleed_valve_open") is True
+    assert "-X BLEED............SHUT" in _lines(ac, "ENG 2 SHUT DOWN")
