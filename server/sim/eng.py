@@ -5,7 +5,12 @@ sequence runs as on the aircraft: ENG MODE IGN START and ENG MASTER ON open
 the start valve (needs bleed air in the duct), the starter cranks N2, fuel
 and ignition come on near 22 % N2, light-off, and the start valve closes at
 50 % N2 on the way to idle. In flight a flamed-out engine windmills; with
-ignition (IGN START) and its master ON it relights above ~12 % N2.
+ignition (IGN START) and its master ON it relights inside the relight envelope:
+below the relight ceiling (FL250), with N2 at or above the relight N2 - from the
+windmill alone at 240 kt and more, or from the starter when bleed air reaches the
+start valve (APU bleed or crossbleed from the other engine). Light-off takes
+`RELIGHT_LIGHT_OFF_S` of ignition and fuel inside the envelope; outside it the
+engine hangs at its windmill N2, unlit.
 
 Failures break components: a flame-out stops combustion (a relightable one
 clears when the crew cycles the master lever), mechanical damage seizes the
@@ -91,12 +96,18 @@ STARTER_N2 = 26.0
 CRANK_RATE_PCT_S = 1.3  # the air starter: ~17 s to light-off
 LIGHT_OFF_N2 = 22.0
 START_ACCEL_PCT_S = 1.5  # light-off to starter cut-out (~19 s); start to idle ~45 s in all
-RELIGHT_N2_FLIGHT = 12.0
+# In-flight relight envelope (ENG-10): the windmill alone turns N2 fast enough from about 240 kt
+# (the relight N2); below that the starter must help, which needs bleed air at the start valve.
+# Above the relight ceiling no relight. Light-off takes a while of ignition and fuel.
+WINDMILL_RELIGHT_IAS_KT = 240.0
+RELIGHT_CEILING_FT = 25_000.0
+RELIGHT_LIGHT_OFF_S = 10.0
 START_VALVE_CUTOUT_N2 = 50.0
 RUNNING_N2 = 50.0
 BELOW_IDLE_N2 = GROUND_IDLE_N2 - 3.0  # FBW: core below idle = 3 % under the idle N2
 WINDMILL_N2_PER_KT = 0.08
 WINDMILL_N1_PER_KT = 0.09
+RELIGHT_N2_FLIGHT = WINDMILL_N2_PER_KT * WINDMILL_RELIGHT_IAS_KT  # 19.2 %
 SPOOL_UP_TAU_S = 2.0
 SPOOL_DOWN_TAU_S = 3.0
 SMOOTH_STEP_S = 1.0
@@ -145,6 +156,7 @@ class Engine:
     fail_s: float = 0.0
     reverse: bool = False
     dual_reset: bool = False  # this engine's master was cycled since a dual flame-out
+    relight_s: float = 0.0  # in flight: time with ignition and fuel inside the relight envelope
 
     def vars(self) -> dict[str, object]:
         p = f"eng{self.n}."
@@ -185,14 +197,28 @@ class Engine:
         self.starting = want_start and (self.start_valve_open or self.n2_pct > 5.0)
         self.ignition = master and fadec and (self.starting or (mode == "IGN START" and not on_ground))
 
-    def combustion_step(self, master: bool, fuel_ok: bool, fadec: bool, flameout: bool, on_ground: bool) -> None:
-        """Light-off with ignition above the light-off N2 (a relight windmilling in flight); a flame-out,
-        fuel starvation, master OFF or FADEC loss puts the flame out."""
+    def combustion_step(self, dt: float, master: bool, fuel_ok: bool, fadec: bool, flameout: bool,
+                        flight: FlightConditions) -> None:
+        """Light-off with ignition above the light-off N2 on the ground; in flight a relight inside the
+        envelope (below the ceiling, N2 at the relight N2 from windmill or starter) after
+        `RELIGHT_LIGHT_OFF_S` of ignition and fuel. A flame-out, fuel starvation, master OFF or FADEC
+        loss puts the flame out."""
         if self.combustion:
             self.combustion = master and fuel_ok and fadec and not flameout
-        elif master and fuel_ok and not flameout and self.ignition and self.n2_pct >= (
-                LIGHT_OFF_N2 if on_ground else RELIGHT_N2_FLIGHT):
-            self.combustion = True
+            self.relight_s = 0.0
+            return
+        lightable = master and fuel_ok and not flameout and self.ignition
+        if flight.on_ground:
+            self.relight_s = 0.0
+            self.combustion = lightable and self.n2_pct >= LIGHT_OFF_N2
+        elif lightable and self.n2_pct >= RELIGHT_N2_FLIGHT and flight.altitude_ft < RELIGHT_CEILING_FT:
+            self.relight_s += dt
+            # A tolerance for the sum of 0.2 s ticks.
+            self.combustion = self.relight_s >= RELIGHT_LIGHT_OFF_S - 1e-6
+            if self.combustion:
+                self.relight_s = 0.0
+        else:
+            self.relight_s = 0.0
 
     def spool(self, dt: float, thrust_frac: float, reverse: bool, flight: FlightConditions) -> bool:
         """N2 toward its target - the starter, the windmill, the start acceleration, or the FADEC's
@@ -353,7 +379,7 @@ class Engines:
             # FADEC: aircraft DC until the engine drives its own alternator; the FIRE PB cuts it.
             fadec = (dc or e.running) and not fire_pb
             e.start_and_ignition(t.controls, master, fadec, bleed.start_air_ok(e.n), flight.on_ground)
-            e.combustion_step(master, not fire_pb and fuel.engine_fed(e.n), fadec, flameout, flight.on_ground)
+            e.combustion_step(t.dt, master, not fire_pb and fuel.engine_fed(e.n), fadec, flameout, flight)
             spooling |= e.spool(t.dt, thrust.thrust_frac[e.n - 1], thrust.reverse[e.n - 1], flight)
             e.indications(t, nm, f, quiet, flight)
             e.fail_monitor(t.dt, master, fire_pb)
@@ -362,7 +388,9 @@ class Engines:
             t.resolve("eng_dual_flameout")
         # Spools follow exact exponentials and linear ramps: a spool on its way tolerates 1 s steps; the
         # 0.2 s ticks are for the discrete changes (light-off, running, start valve, fail monitor).
-        self.transient = [e.discrete_state() for e in self.engines] != was
+        # A light-off on its way is timed in 0.2 s ticks.
+        self.transient = [e.discrete_state() for e in self.engines] != was or any(
+            e.relight_s > 0.0 for e in self.engines)
         self.max_step_s = SMOOTH_STEP_S if spooling else STEADY_STEP_S
 
     # ---- queries -------------------------------------------------------------------

@@ -335,14 +335,14 @@ def test_an_exported_log_says_what_score_says_of_the_same_folders(tmp_path, caps
     out, score_err = capsys.readouterr()
     (overall,) = json.loads(out)["aggregates"]["overall"]
     assert (overall["compliant_success"]["rate"], overall["outcome_success"]["rate"], overall["completion_mean"]) == (
-        1 / 2, 1 / 2, 0.875)
+        1 / 2, 1 / 2, (1 + 3 / 7) / 2)  # eng1's relight: 3 of its 7 steps (the descent and crossbleed undone)
     assert main(["export", "--inspect", *folders, str(copy), "-o", str(tmp_path / "logs")]) == exitcodes.OK
     written, err = capsys.readouterr()
     assert err.splitlines()[:-1] == score_err.splitlines()  # the same warning: the copy counted once
     log = read_eval_log(written.splitlines()[0])
     (scores,) = log.results.scores
     assert {k: m.value for k, m in scores.metrics.items()} == {"compliant_success": 1 / 2, "outcome": 1 / 2,
-                                                               "completion": 0.875}
+                                                               "completion": (1 + 3 / 7) / 2}
     assert (log.results.total_samples, scores.scored_samples, scores.unscored_samples) == (5, 4, 1)
     (gate,) = [s for s in log.samples if s.id == "test_gate_never_shows"]
     assert (gate.scores, gate.metadata["status"]) == ({}, "invalid_scenario")

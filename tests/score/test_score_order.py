@@ -167,8 +167,9 @@ class RelightOnTheEcamCue(ProcedureThen):
         await tools.call("report_done", {"diagnosis": f"engine {n} flame-out", "actions_summary": "relit"})
 
 
-RELIGHTS = [("eng/eng1_fail_relight_cruise", 1), ("eng/eng2_fail_relight_climb", 2),
-            ("eng/eng1_fail_relight_descent", 1)]
+# Relights inside the relight envelope (ENG-10). The cruise one (FL350) is not here: it needs a descent
+# below FL250 and the crossbleed before the master goes back ON, which this display-only crew does not fly.
+RELIGHTS = [("eng/eng2_fail_relight_climb", 2), ("eng/eng1_fail_relight_descent", 1)]
 
 
 @pytest.mark.parametrize(("rel", "engine"), RELIGHTS, ids=[r for r, _ in RELIGHTS])

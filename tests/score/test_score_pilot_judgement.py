@@ -165,8 +165,9 @@ def test_a_healthy_engine_shut_down_on_a_stopped_aircraft_breaks_no_invariant_in
 # ---- finding 6: the failures' own consequences are never the agent's ---------------------------------------
 
 @pytest.mark.parametrize("name,extra", [
-    ("QRH relight: master OFF 30 s, then ON", [
+    ("QRH relight below FL250: master OFF 30 s, then ON", [
         ("THR LEVER 1", "IDLE"), ("THR LEVER 2", "IDLE"), ("DIVERSION", "INITIATE"), ("ENG MODE", "IGN START"),
+        ("FCU ALT", "FL200"), ("FCU ALT KNOB", "PULL"), ("wait", 200),  # into the relight envelope (ENG-10)
         ("ENG MASTER 1", "OFF"), ("wait", 30), ("ENG MASTER 1", "ON"), ("wait", 30),
         ("ENG MASTER 2", "OFF"), ("wait", 30), ("ENG MASTER 2", "ON"), ("wait", 30)]),
 ])
@@ -179,7 +180,9 @@ def test_an_agent_that_looks_20_s_before_the_dual_flame_out_procedure_passes():
     card, _ = fly(scenario("eng/dual_failure_relight_cruise"), ProcedureThen([("wait", 20)], procedure=False))
     assert card.invariant_violations == []  # 20 s of looking: the hydraulics decaying are the flame-out's
     sc = scenario("eng/dual_failure_relight_cruise")
-    steps = [(s.control, s.position) for b in sc.ground_truth.procedure for s in b.steps]
+    # With the procedure's waits: the masters go back ON once the descent is below FL250 (ENG-10).
+    steps = [cmd for b in sc.ground_truth.procedure for s in b.steps
+             for cmd in [(s.control, s.position)] + ([("wait", s.then_wait_s)] if s.then_wait_s else [])]
     card, _ = fly(sc, ProcedureThen([("wait", 20)] + steps + [("wait", 60)], procedure=False))
     assert (card.invariant_violations, card.compliant_success) == ([], True)
 

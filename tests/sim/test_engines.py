@@ -45,8 +45,8 @@ def test_eng_fail_shows_the_damage_branches_30_s_after_the_alert():
 
 
 def test_a_flame_out_relights_after_master_off_then_on_with_ignition():
-    """ENG-01."""
-    ac = build("cruise")
+    """ENG-01, ENG-10."""
+    ac = build("descent")  # FL240, 290 kt: inside the relight envelope (ENG-10)
     ac.inject_failure("eng1_flameout")
     ac.advance(8.0)
     ac.set_control("ENG MODE", "IGN START")
@@ -161,8 +161,8 @@ def test_the_all_engines_failure_asks_for_emer_elec_pwr_while_the_emer_gen_is_of
 
 
 def test_after_a_dual_flame_out_each_engine_relights_after_its_own_master_cycle():
-    """ENG-04, ENG-01."""
-    ac = build("cruise")
+    """ENG-04, ENG-01, ENG-10."""
+    ac = build("descent")  # FL240, 290 kt: inside the relight envelope (ENG-10)
     ac.inject_failure("eng_dual_flameout")
     ac.advance(15.0)
     ac.set_control("ENG MODE", "IGN START")
@@ -383,3 +383,98 @@ def test_eng_fail_shows_the_damage_branches_once_the_master_is_off():
     ac.advance(1.0)
     assert _lines(ac, "ENG 2 FAIL") == [".IF NO RELIGHT AFTER 30S", ".IF DAMAGE :", "-ENG 2 FIRE P/B.....PUSH",
                                         "-AGENT1 AFTER 10S..DISCH", ".IF NO DAMAGE :", "-ENG 2 RELIGHT..CONSIDER"]
+
+
+def _flamed_out_and_windmilling(altitude_ft: float, ias_kt: float):
+    """Engine 1 flamed out, its master OFF and ignition on, the aircraft held at this altitude and
+    speed for 90 s: N2 has settled at the windmill (0.08 % per kt)."""
+    ac = build("descent")
+    ac.set_flight_conditions(altitude_ft=altitude_ft, ias_kt=ias_kt, hold=True)
+    ac.inject_failure("eng1_flameout")
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("THR LEVER 1", "IDLE")
+    ac.set_control("ENG MASTER 1", "OFF")
+    ac.advance(90.0)
+    return ac
+
+
+def _seconds_to(ac, what, limit_s: float = 80.0) -> float | None:
+    """Simulated seconds until `what(engine 1)` holds, in 0.2 s ticks; None within `limit_s`."""
+    for i in range(1, round(limit_s / 0.2) + 1):
+        ac.advance(0.2)
+        if what(ac.eng.engines[0]):
+            return round(i * 0.2, 1)
+    return None
+
+
+def test_a_windmill_relight_inside_the_envelope_lights_off_10_s_after_the_master_and_runs_18_s_later():
+    """ENG-10: FL240, 290 kt: the windmill alone turns N2 at 23.2 % (above the 19.2 % relight N2);
+    light-off takes 10 s of ignition and fuel, then the core accelerates to idle."""
+    ac = _flamed_out_and_windmilling(24000.0, 290.0)
+    assert ac.get("eng1.n2_pct") == 23.2
+    ac.set_control("ENG MASTER 1", "ON")
+    assert _seconds_to(ac, lambda e: e.combustion) == 10.0
+    assert ac.get("eng1.start_valve_open") is False  # windmill relight: no starter
+    assert _seconds_to(ac, lambda e: e.running) == 17.8
+
+
+def test_no_relight_above_the_relight_ceiling_until_the_aircraft_is_below_fl250():
+    """ENG-10: FL300, 290 kt: N2 windmills fast enough but the engine hangs unlit above the ceiling;
+    at FL240 it lights off 10 s later."""
+    ac = _flamed_out_and_windmilling(30000.0, 290.0)
+    ac.set_control("ENG MASTER 1", "ON")
+    assert _seconds_to(ac, lambda e: e.combustion) is None
+    assert ac.get("eng1.n2_pct") == 23.2
+    assert ac.get("eng1.running") is False
+    ac.set_flight_conditions(altitude_ft=24000.0)
+    assert _seconds_to(ac, lambda e: e.combustion) == 10.0
+
+
+def test_too_slow_to_windmill_the_engine_hangs_until_crossbleed_air_drives_the_starter():
+    """ENG-10: FL150, 200 kt: N2 windmills at 16 %, below the relight N2; with no bleed air on its
+    side (X BLEED AUTO shut, no APU) the start valve stays shut and the engine hangs unlit. The
+    crossbleed brings engine 2's air: the starter cranks N2 to the relight N2, then 10 s to light-off."""
+    ac = _flamed_out_and_windmilling(15000.0, 200.0)
+    assert ac.get("eng1.n2_pct") == 16.0
+    ac.set_control("ENG MASTER 1", "ON")
+    assert _seconds_to(ac, lambda e: e.combustion) is None
+    assert ac.get("eng1.start_valve_open") is False
+    assert ac.get("eng1.n2_pct") == 16.0
+    ac.set_control("X BLEED", "OPEN")
+    assert _seconds_to(ac, lambda e: e.combustion) == 12.8
+    assert _seconds_to(ac, lambda e: e.running) == 16.0
+    ac.advance(0.2)
+    assert ac.get("eng1.start_valve_open") is False  # the engine runs: the valve has closed
+
+
+def test_eng_shut_down_asks_for_x_bleed_shut_only_while_the_crossbleed_valve_is_open():
+    """FWC-05, ref §3.5: after a FIRE PB in flight the X BLEED SHUT line is an undone line only while the
+    crossbleed valve is open: not with X BLEED AUTO and no APU bleed (the valve is shut), shown once the
+    valve opens (selected OPEN, or AUTO with APU bleed), gone once it is shut again."""
+    ac = build("cruise")
+    ac.set_control("THR LEVER 2", "IDLE")
+    ac.set_control("ENG MASTER 2", "OFF")
+    ac.set_control("ENG 2 FIRE", "RELEASED")
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_control("TCAS MODE SEL", "TA")
+    ac.advance(5.0)
+    assert ac.get("bleed.xbleed_valve_open") is False
+    assert _lines(ac, "ENG 2 SHUT DOWN") == [".IF NO FUEL LEAK :", "-IMBALANCE.......MONITOR", "AVOID ICING CONDITIONS"]
+    ac.set_control("X BLEED", "OPEN")
+    ac.advance(1.0)
+    assert _lines(ac, "ENG 2 SHUT DOWN") == [".IF NO FUEL LEAK :", "-IMBALANCE.......MONITOR", "-X BLEED............SHUT",
+                                             "AVOID ICING CONDITIONS"]
+    ac.set_control("X BLEED", "SHUT")
+    ac.advance(1.0)
+    assert _lines(ac, "ENG 2 SHUT DOWN") == [".IF NO FUEL LEAK :", "-IMBALANCE.......MONITOR", "AVOID ICING CONDITIONS"]
+    # AUTO with APU bleed opens the valve: the line is back until the crew shuts it.
+    ac.set_control("X BLEED", "AUTO")
+    ac.set_flight_conditions(altitude_ft=15000.0, hold=True)
+    ac.set_control("APU MASTER SW", "ON")
+    ac.advance(5.0)
+    ac.set_control("APU START", "ON")
+    ac.advance(90.0)
+    ac.set_control("APU BLEED", "ON")
+    ac.advance(5.0)
+    assert ac.get("bleed.xbleed_valve_open") is True
+    assert "-X BLEED............SHUT" in _lines(ac, "ENG 2 SHUT DOWN")

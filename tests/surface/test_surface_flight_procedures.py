@@ -124,5 +124,7 @@ async def test_gravity_feeding_with_the_climb_stopped_at_fl150_succeeds():
 
 
 async def test_gravity_feeding_while_climbing_on_starves_engine_1():
-    verdict = await fly(GRAVITY, [*GRAVITY_ECAM, ("wait", 120)])
+    # Left climbing, the engine starves above the ceiling, relights with ignition as suction comes back
+    # (ENG-10: 10 s to light-off), starves again, and stays out past about FL190.
+    verdict = await fly(GRAVITY, [*GRAVITY_ECAM, ("wait", 240)])
     assert (verdict["eng1.running"], verdict["flight.altitude_ft"], verdict["_all"]) == (False, False, False)

@@ -117,7 +117,10 @@ def _eng_shut_down(n: int) -> AlertDef:
             Line(dots("IMBALANCE", "MONITOR")),
             Line(dots("TCAS MODE SEL", "TA"), show=lambda c: not c.ac.flight.on_ground,
                  done=lambda c: c.pos("TCAS MODE SEL") == "TA"),
-            Line(dots("X BLEED", "SHUT"), show=pb, done=lambda c: c.pos("X BLEED") == "SHUT"),
+            # Like every undone line, shown only while its condition holds: the crossbleed valve open
+            # (with APU bleed in AUTO, or selected OPEN); once the valve is shut the line goes.
+            Line(dots("X BLEED", "SHUT"), show=lambda c: pb(c) and c.ac.bleed.xbleed_open,
+                 done=lambda c: not c.ac.bleed.xbleed_open),
             Line("AVOID ICING CONDITIONS", "info", show=pb),
         ),
         status=("CAT 3 SINGLE ONLY",),
