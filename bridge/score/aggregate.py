@@ -11,8 +11,8 @@ since the run, cut short, or excluded (an infrastructure end before any change) 
 is a failed trial, counted in `not_flown` (`not_flown` comes from the run records,
 coverage.py). A trajectory without its `final` event (incomplete: interrupted, killed,
 its last line cut) is not flown with or without a run record: its meta proves it was
-planned, so cutting the final off a failure cannot take it out of the rates. A system or overall row is over the union of the scenarios of every
-model in the table: a scenario a model has no result on counts as failed for it
+planned, so cutting the final off a failure cannot take it out of the rates. A system
+or overall row is over the union of the scenarios of every model in the table: a scenario a model has no result on counts as failed for it
 (`coverage`: scenarios with a result / scenarios of the row). No model can raise
 its rates by not flying what it was given.
 

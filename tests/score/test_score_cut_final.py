@@ -103,4 +103,5 @@ def test_the_table_shows_the_cut_episode_as_not_flown(runs, capsys):
     assert ("An episode without its final (incomplete: interrupted, killed, cut) counts as not flown, run record "
             "or not.") in " ".join(out.split())
     (row,) = [line for line in out.splitlines() if line.startswith("│ elec_test")]
-    assert [c.strip() for c in row.split("│")[3:6]] == ["1", "1", f"50% [{wilson(1, 2)[0]:.0%}–{wilson(1, 2)[1]:.0%}]"]
+    low, high = wilson(1, 2)
+    assert [c.strip() for c in row.split("│")[3:6]] == ["1", "1", f"50% [{low:.0%}–{high:.0%}]"]
