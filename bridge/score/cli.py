@@ -15,6 +15,9 @@ Every input problem is one line on stderr naming the file, and the rest is score
                                "warning: scenario <id> was flown in N versions ..."
     episodes recorded by several versions of a320-bench (verdicts reached differently)
                                "warning: these episodes were recorded by N versions of a320-bench ..."
+    episodes served by `a320-bench serve` (meta.entry "serve"), not flown by `run`
+                               "warning: N episode(s) served by `a320-bench serve` ...": scored in rows
+                               of their own, the model marked [served]
 
 Run records (`run-*.json`) in the folders given set the plan (coverage.py): a
 missing, modified or extra trajectory is named in one line, a modified one is not

@@ -74,6 +74,7 @@ def counted(flown: list[ScoreCard], plan: PlanCheck | None, *, include_errors: b
     cards = unique_episodes(flown, warn)
     warn_mixed_catalogues(cards, warn)
     warn_mixed_harnesses(cards, warn)
+    warn_served(cards, warn)
     return Counted(cards, aggregate(cards, include_errors, plan.not_flown(flown, include_errors) if plan else None),
                    excluded_counts(cards, include_errors))
 
@@ -118,3 +119,12 @@ def warn_mixed_harnesses(cards: Iterable[ScoreCard], warn: Warn = stderr_warning
         shown = "; ".join(f"{v}: {len(paths)}, e.g. {paths[0]}" for v, paths in sorted(seen.items()))
         warn(f"these episodes were recorded by {len(seen)} versions of a320-bench ({shown}): how a verdict is "
              "reached changes between versions; compare results of one version (--verify names each episode's)")
+
+
+def warn_served(cards: Iterable[ScoreCard], warn: Warn = stderr_warning) -> None:
+    """One line when episodes were served by `a320-bench serve` (a client driving them by hand or another
+    harness), not flown by `a320-bench run`: scored as given, in rows of their own marked [served]."""
+    served = [c.path for c in cards if c.served]
+    if served:
+        warn(f"{len(served)} episode(s) served by `a320-bench serve`, not flown by `a320-bench run` (e.g. "
+             f"{served[0]}): scored as given in rows marked [served]; not a benchmark run")

@@ -17,7 +17,7 @@ CSV_COLUMNS = (
     "capabilities_removed", "invariant_violations", "diagnosis_match", "diagnosis_beyond_ecam",
     "tool_calls", "sim_time_s", "first_required_sim_s", "input_tokens", "output_tokens", "cost_usd",
     "track", "crew_ok", "crew_unconfirmed", "crew_refused_taken", "crew_missed_instructions",
-    "captain_input_tokens", "captain_output_tokens", "captain_cost_usd", "learning_position",
+    "captain_input_tokens", "captain_output_tokens", "captain_cost_usd", "learning_position", "served",
 )
 _LISTS = ("tags", "capabilities_removed", "invariant_violations")  # joined with ";" in a cell
 

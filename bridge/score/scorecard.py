@@ -113,6 +113,7 @@ class ScoreCard:
     scenario_sha256: str | None = None  # the scenario as flown (meta): one id with two hashes is two catalogues
     a320bench_version: str | None = None  # the harness that recorded it (meta): verdicts change between versions
     calls_sha256: str = ""  # the agent's calls, in order (name and arguments)
+    served: bool = False  # meta.entry "serve": served to a client by `a320-bench serve`, not flown by `run`
     commands: list[dict[str, Any]] | None = field(default=None)
 
     @property
@@ -150,7 +151,15 @@ def model_label(meta: dict[str, Any], client_report: dict[str, Any] | None = Non
     if isinstance(level, str) and level:
         label = f"{label} ({level})"
     track = TRACKS.get(str(meta.get("profile", "benchmark")))
-    return label if track in (None, MAIN_TRACK) else f"{label} [{track}]"
+    label = label if track in (None, MAIN_TRACK) else f"{label} [{track}]"
+    # A served episode (an IDE client probing by hand, another harness) is never pooled with, nor shown as,
+    # a benchmark run: its own row, marked.
+    return f"{label} [served]" if is_served(meta) else label
+
+
+def is_served(meta: dict[str, Any]) -> bool:
+    """Recorded by `a320-bench serve` (server/surface/serve.py writes meta.entry "serve"), not by `run`."""
+    return meta.get("entry") == "serve"
 
 
 def agent_label(meta: dict[str, Any], client_report: dict[str, Any] | None = None) -> str:
@@ -426,6 +435,7 @@ def score_events(events: Iterable[Any], *, path: str = "<events>", detail: bool 
         learning_position=_learning_position(meta),
         scenario_sha256=_str_or_none(meta.get("scenario_sha256")),
         a320bench_version=harness,
+        served=is_served(meta),
         calls_sha256=calls_digest.hexdigest(),
         identity=episode_identity(scenario_id, model, run_index, calls_digest.hexdigest(),
                                   _str_or_none(meta.get("scenario_sha256")), harness),

@@ -57,7 +57,7 @@ def check_flown_by_claude_code(path: Path) -> None:
     (report,) = [e for e in evs if e["type"] == "client_report"]
     assert (report["client"], report["client_version"]) == ("claude-code", "2.1.332")
     card = score_file(path)
-    assert (card.model, card.status, card.compliant_success) == ("claude-code", "valid", True)
+    assert (card.model, card.status, card.compliant_success) == ("claude-code [served]", "valid", True)
 
 
 def test_claude_mcp_add_as_printed_registers_a_server_that_claude_flies_from_any_folder(claude, tmp_path,

@@ -69,5 +69,5 @@ async def test_the_captain_answers_over_stdio_from_a320_bench_serve(tmp_path):
     events = read_events(traj)
     assert (events[0]["profile"], events[0]["tools"]) == ("crew", CREW_TOOLS)
     card = score_events(events)
-    # Served: named after the MCP clientInfo the client sent (the SDK's default, "mcp").
-    assert (card.model, card.crew_ok, card.crew_missed_instructions) == ("mcp [crew]", False, 2)
+    # Served: named after the MCP clientInfo the client sent (the SDK's default, "mcp"), marked [served].
+    assert (card.model, card.crew_ok, card.crew_missed_instructions) == ("mcp [crew] [served]", False, 2)
