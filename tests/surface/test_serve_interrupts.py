@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -66,7 +67,10 @@ def _serve(tmp_path: Path, point: str, sig: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code, "serve", "--scenario", SCENARIO,
                            "--result", str(tmp_path / "v.json"), "--trajectory", str(tmp_path / "t.jsonl")],
                           cwd=ROOT, capture_output=True, text=True, env=env, timeout=120,
-                          stdin=subprocess.PIPE)  # held open: only the signal ends the episode
+                          stdin=subprocess.PIPE,  # held open: only the signal ends the episode
+                          # A job started in the background inherits SIGINT ignored, and Python then installs no
+                          # Ctrl-C handler: the child gets the default a terminal's process has.
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
