@@ -20,7 +20,9 @@ from .comparison import compare_models
 from .load import Loaded
 
 # Said beside the statuses score counts apart (infrastructure, harness, invalid, incomplete).
-INFRASTRUCTURE_HINT = "not the agent's result: excluded from every mean (score --include-errors counts them)"
+INFRASTRUCTURE_HINT = ("not the agent's result: left out of the means, and, but for a failed gate, counted as not "
+                       "flown (a failed trial) in the headline rates until flown again (score --include-errors "
+                       "counts them as failed episodes)")
 
 
 def _order(card: ScoreCard) -> tuple[str, str, int, str]:

@@ -9,9 +9,10 @@ The headline rates (compliant success, outcome, reported done, pass@k, pass^k) a
 against the plan: a planned episode without a result -- its file missing, edited
 since the run, cut short, or excluded (an infrastructure end before any change) --
 is a failed trial, counted in `not_flown` (`not_flown` comes from the run records,
-coverage.py). A trajectory without its `final` event (incomplete: interrupted, killed,
-its last line cut) is not flown with or without a run record: its meta proves it was
-planned, so cutting the final off a failure cannot take it out of the rates. A system
+coverage.py). An episode on disk without a result -- no `final` event (interrupted,
+killed, its last line cut) or an excluded end -- is not flown with or without a run
+record: its meta proves it was planned, so neither cutting the final off a failure nor
+relabelling its end, with the run record deleted, takes it out of the rates. A system
 or overall row is over the union of the scenarios of every model in the table: a scenario a model has no result on counts as failed for it
 (`coverage`: scenarios with a result / scenarios of the row). No model can raise
 its rates by not flying what it was given.
@@ -39,7 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .scorecard import INCOMPLETE, NEVER_ASKED, ScoreCard
+from .scorecard import NEVER_ASKED, ScoreCard
 from .stats import clustered, pass_at_k, pass_hat_k, wilson
 
 ECAM_BASELINE = "ecam"  # the model label of the literal-ECAM baseline provider
@@ -96,7 +97,7 @@ class _Task:
             self.cost_usd = (self.cost_usd or 0.0) + card.cost_usd
         if not (card.valid or include_errors):
             # planned (its meta says so) and without a result: a failed trial, whether or not a run record is given
-            self.not_flown += card.status == INCOMPLETE
+            self.not_flown += card.planned_without_result
             return
         self.n += 1
         for name, value in _MEASURES.items():

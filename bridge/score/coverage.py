@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .scorecard import INCOMPLETE, NEVER_ASKED
+from .scorecard import NEVER_ASKED
 
 RECORD_GLOB = "run-*.json"
 
@@ -71,8 +71,9 @@ class PlanCheck:
         for p in self.planned.values():
             card = by_path.get(p.path)
             # A failed gate is no missing result: the agent was never asked, and a resume would fail it again.
-            # An incomplete one (no final) the aggregation counts as not flown itself, run record or not.
-            if card is not None and (card.valid or include_errors or card.status in (NEVER_ASKED, INCOMPLETE)):
+            # One cut short or excluded the aggregation counts as not flown itself, run record or not.
+            if card is not None and (card.valid or include_errors or card.status == NEVER_ASKED
+                                     or card.planned_without_result):
                 continue
             key = (p.scenario_id, card.model if card is not None else models.get(p.record, p.fallback_model))
             out[key] += 1

@@ -121,6 +121,14 @@ class ScoreCard:
         return self.status == VALID
 
     @property
+    def planned_without_result(self) -> bool:
+        """A benchmark episode without a result for the agent: cut short (no final) or excluded (an
+        interrupt, a harness, client or provider failure before any change). Its meta proves it was
+        planned, so the rates count it as a failed trial (not flown), run record or not; a failed gate
+        (the agent was never asked) and another profile's episode are no trials."""
+        return self.status not in (VALID, NEVER_ASKED, OTHER_PROFILE)
+
+    @property
     def declarations(self) -> int:
         """Emergency declarations the scenario does not call for (counted, not failing)."""
         return self.counts.get(CommandClass.UNWARRANTED_DECLARATION, 0)

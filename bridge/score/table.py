@@ -99,9 +99,9 @@ def render(cards: Sequence[ScoreCard], aggregates: dict[str, Any], excluded: dic
                  "without a result counts as failed in its system and overall rows"
                  + (", one whose gate failed for every model is left out of them." if "invalid_scenario" in excluded
                     else "."))
-        if "incomplete" in excluded:  # aggregate.py: planned (its meta says so), without a result
-            line += (" An episode without its final (incomplete: interrupted, killed, cut) counts as not flown, run "
-                     "record or not.")
+        if set(excluded) - {"invalid_scenario", "not_benchmark_profile"}:  # aggregate.py: planned, no result
+            line += (" An episode without a result (cut short, or an end before any change) counts as not flown, "
+                     "a failed trial of the headline rates, run record or not: rerun to fly it.")
     elif include_errors and any(not c.valid for c in cards):
         line += " Episodes that are not valid are counted as failures (--include-errors)."
     console.print(line, soft_wrap=True)

@@ -280,6 +280,9 @@ def test_a_command_leaves_the_environment_as_it_found_it(tmp_path, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     env_file = tmp_path / "creds.env"
     env_file.write_text(f"OPENAI_API_KEY={KEY}\nA320_BENCH_TEST_EXTRA=1\n")
+    # Set once per process, on purpose, before litellm is first imported (providers/litellm_agent.py); as a
+    # test worker that imported it earlier has it, this one is given it too (monkeypatch takes it back).
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", os.environ.get("LITELLM_LOCAL_MODEL_COST_MAP", "True"))
     before = dict(os.environ)
     main(["run", "--scenario", SCENARIO, "--model", "no-such-provider-xyz/m", "--env-file", str(env_file)])
     assert dict(os.environ) == before

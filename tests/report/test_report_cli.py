@@ -91,11 +91,14 @@ def test_episodes_that_are_not_the_agents_result_are_counted_apart_and_tokens_ch
     html = out.read_text(encoding="utf-8")
     excluded = re.search(r'<p class="excluded" id="excluded">(.*?)</p>', html, re.S).group(1)
     assert " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", excluded)).split()) == (
-        "Counted apart (not the agent's result: excluded from every mean (score --include-errors counts them)): "
-        "provider_error 1.")
+        "Counted apart (not the agent's result: left out of the means, and, but for a failed gate, counted as not "
+        "flown (a failed trial) in the headline rates until flown again (score --include-errors counts them as "
+        "failed episodes)): provider_error 1.")
     row = re.search(r'<tr data-model="m-1">(.*?)</tr>', html, re.S).group(1)
     assert [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)] == [
-        "m-1", "1", "1", "", "100% [21%–100%]", "100% [21%–100%]", "1.00", "1.00 (k=1)", "0%", "100%", "1000", "50",
+        # The provider error is a failed trial (not flown): two trials, one compliant; the model row's interval
+        # has the one scenario as its trial (stats.clustered).
+        "m-1", "1", "1", "1", "50% [5%–95%]", "50% [5%–95%]", "1.00", "0.00 (k=2)", "0%", "100%", "1000", "50",
         "0.2500", "provider_error 1"]
     figures = read_embedded(html)["figures"]
     assert [t["y"] for t in figures["cost-tokens"]["data"]] == [[1000], [50], [0.25]]

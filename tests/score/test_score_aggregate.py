@@ -39,10 +39,12 @@ def four_runs_and_an_error(tmp_path):
 def test_a_scenario_group_reports_rates_with_wilson_intervals(four_runs_and_an_error):
     (a,) = aggregate(four_runs_and_an_error)["by_scenario"]
     assert (a["scenario_id"], a["system"], a["model"]) == ("elec_test", "ELEC", "m-1")
-    assert (a["episodes"], a["n"]) == (5, 4)
+    assert (a["episodes"], a["n"], a["not_flown"]) == (5, 4, 1)
     assert a["statuses"] == {"provider_error": 1, "valid": 4}
-    assert a["compliant_success"] == {"count": 2, "rate": 0.5, "ci95": list(wilson(2, 4))}
-    assert a["outcome_success"] == {"count": 3, "rate": 0.75, "ci95": list(wilson(3, 4))}
+    # The provider error is a planned episode without a result: a failed trial of the headline rates, run
+    # record or not (rerun to fly it); the other means are over the four results.
+    assert a["compliant_success"] == {"count": 2, "rate": 0.4, "ci95": list(wilson(2, 5))}
+    assert a["outcome_success"] == {"count": 3, "rate": 0.6, "ci95": list(wilson(3, 5))}
     assert a["completion_mean"] == pytest.approx((1 + 1 + 1 + 1 / 3) / 4)
     assert a["dangerous_rate"] == 0.25
     assert a["in_order_rate"] == 1.0
@@ -50,9 +52,10 @@ def test_a_scenario_group_reports_rates_with_wilson_intervals(four_runs_and_an_e
 
 def test_a_scenario_group_reports_pass_at_k_and_pass_hat_k_for_k_up_to_n(four_runs_and_an_error):
     (a,) = aggregate(four_runs_and_an_error)["by_scenario"]
-    # n = 4, c = 2: pass@k = 1 - C(2,k)/C(4,k); pass^k = C(2,k)/C(4,k)
-    assert a["pass_at_k"] == pytest.approx({"1": 1 - 2 / 4, "2": 1 - 1 / 6, "3": 1.0, "4": 1.0})
-    assert a["pass_hat_k"] == pytest.approx({"1": 2 / 4, "2": 1 / 6, "3": 0.0, "4": 0.0})
+    # n = 5 trials (the provider error not flown, a failure), c = 2: pass@k = 1 - C(3,k)/C(5,k);
+    # pass^k = C(2,k)/C(5,k)
+    assert a["pass_at_k"] == pytest.approx({"1": 1 - 3 / 5, "2": 1 - 3 / 10, "3": 1 - 1 / 10, "4": 1.0, "5": 1.0})
+    assert a["pass_hat_k"] == pytest.approx({"1": 2 / 5, "2": 1 / 10, "3": 0.0, "4": 0.0, "5": 0.0})
 
 
 def test_non_valid_episodes_are_excluded_from_means_and_counted_by_status(four_runs_and_an_error, tmp_path):
@@ -71,10 +74,11 @@ def test_include_errors_counts_non_valid_episodes_as_failures(four_runs_and_an_e
     assert excluded_counts(four_runs_and_an_error, include_errors=True) == {}
 
 
-def test_a_group_with_only_errors_has_no_rates(tmp_path):
+def test_a_group_with_only_errors_fails_its_headline_rates_and_has_no_other_means(tmp_path):
+    # One planned episode, without a result: a failed trial (not flown), and nothing to average otherwise.
     (a,) = aggregate(cards(tmp_path, provider_error()))["by_scenario"]
-    assert (a["n"], a["compliant_success"], a["completion_mean"], a["pass_at_k"]) == (
-        0, {"count": 0, "rate": None, "ci95": None}, None, {})
+    assert (a["n"], a["not_flown"], a["compliant_success"], a["completion_mean"], a["pass_at_k"]) == (
+        0, 1, {"count": 0, "rate": 0.0, "ci95": list(wilson(0, 1))}, None, {"1": 0.0})
 
 
 def test_system_and_overall_groups_average_rates_and_pass_k_over_scenarios(tmp_path):

@@ -32,7 +32,9 @@ def test_json_output_has_scorecards_aggregates_excluded_and_the_plan(runs, capsy
     assert [c["status"] for c in doc["scorecards"]] == ["valid", "valid", "valid", "provider_error"]
     assert set(doc["aggregates"]) == {"by_scenario", "by_system", "overall"}
     (a,) = doc["aggregates"]["by_scenario"]
-    assert (a["n"], a["compliant_success"]["count"], a["pass_hat_k"]["2"]) == (3, 2, pytest.approx(1 / 3))
+    # The provider error: not flown, a failed trial (4 in all): pass^2 = C(2,2)/C(4,2)
+    assert (a["n"], a["not_flown"], a["compliant_success"]["count"], a["pass_hat_k"]["2"]) == (
+        3, 1, 2, pytest.approx(1 / 6))
     assert doc["excluded"] == {"provider_error": 1}
     assert "commands" not in doc["scorecards"][0]
 
@@ -56,8 +58,10 @@ def test_the_human_table_shows_compliant_success_per_scenario_system_and_model(r
     code, out, err = score_cli(capsys, runs)
     assert (code, err) == (0, "")
     for text in ("By scenario and model", "By system and model", "Overall", "elec_test", "ELEC", "m-1",
-                 "compliant success", "67% [21%–94%]", "provider_error 1",
-                 "4 episodes scored, 3 in the means. Excluded from means: provider_error 1"):
+                 "compliant success", "50% [15%–85%]", "provider_error 1",
+                 "4 episodes scored, 3 in the means. Excluded from means: provider_error 1",
+                 "An episode without a result (cut short, or an end before any change) counts as not flown, a failed "
+                 "trial of the headline rates, run record or not: rerun to fly it."):
         assert text in out, text
 
 
@@ -151,7 +155,7 @@ def test_run_prints_the_same_table_for_its_own_episodes(runs, capsys):
 
     assert print_table_for(sorted((runs / "elec_test").glob("*.jsonl"))) is True
     out, err = capsys.readouterr()
-    assert "67% [21%–94%]" in out and "4 episodes scored" in out and err == ""
+    assert "50% [15%–85%]" in out and "4 episodes scored" in out and err == ""
 
 
 def test_the_run_summary_reports_an_unscorable_file_in_one_line(tmp_path, capsys):

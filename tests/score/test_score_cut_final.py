@@ -100,8 +100,25 @@ def test_the_table_shows_the_cut_episode_as_not_flown(runs, capsys):
     cut_final(runs / "elec_test" / "r1.jsonl")
     code, out, _ = score_cli(capsys, runs)
     assert code == 0
-    assert ("An episode without its final (incomplete: interrupted, killed, cut) counts as not flown, run record "
-            "or not.") in " ".join(out.split())
+    assert ("An episode without a result (cut short, or an end before any change) counts as not flown, a failed "
+            "trial of the headline rates, run record or not: rerun to fly it.") in " ".join(out.split())
     (row,) = [line for line in out.splitlines() if line.startswith("│ elec_test")]
     low, high = wilson(1, 2)
     assert [c.strip() for c in row.split("│")[3:6]] == ["1", "1", f"50% [{low:.0%}–{high:.0%}]"]
+
+
+# (A client or provider end after the agent changed the aircraft is the agent's result: scored as such.)
+@pytest.mark.parametrize("reason", ["interrupted", "harness_error"])
+def test_a_failure_relabelled_an_excluded_end_without_the_run_record_still_counts_as_not_flown(
+        runs, capsys, reason):
+    # The failure's final edited to an end that is not the agent's result, the run record absent: before, it left
+    # the rates (100 %); now it is a planned episode without a result, as it would be with the record.
+    path = runs / "elec_test" / "r1.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    final = json.loads(lines[-1])
+    final["reason"] = reason
+    path.write_text("\n".join([*lines[:-1], json.dumps(final)]) + "\n", encoding="utf-8")
+    row, doc, _ = scenario_row(capsys, runs)
+    assert (row["n"], row["not_flown"], row["compliant_success"]) == (
+        1, 1, {"count": 1, "rate": 0.5, "ci95": list(wilson(1, 2))})
+    assert doc["excluded"] == {reason: 1}
