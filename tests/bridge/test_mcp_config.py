@@ -124,7 +124,7 @@ async def test_a_server_started_from_the_config_keeps_each_start_apart_records_t
     trajectories = sorted(served.glob("*.jsonl"))
     assert len(trajectories) == 2 and len(list(served.glob("*.verdict.json"))) == 2
     cards = [score_file(p) for p in trajectories]
-    assert [c.model for c in cards] == ["probe-client", "probe-client"]
+    assert [(c.model, c.served) for c in cards] == [("probe-client [served]", True)] * 2  # by hand, not a run
     reports = [[json.loads(x) for x in p.read_text().splitlines() if '"client_report"' in x] for p in trajectories]
     assert [[(r["client"], r["client_version"]) for r in rs] for rs in reports] == [[("probe-client", "1.0")],
                                                                                     [("probe-client", "2.0")]]
