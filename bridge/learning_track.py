@@ -66,14 +66,16 @@ def learning_plan(scenarios: list[Any], runs: int, out: Path, label: str, top_k:
         if not shard.holds(r):
             continue
         plan.selected += len(scenarios)
-        try:  # a chain keeps its order in its store: resume flies the rest in the same order
-            kept = None if force else LearningStore.order_on_disk(store_path(out, label, r), selection)
+        kept_in = store_path(out, label, r)
+        # A chain keeps its order in its store (resume flies the rest in the same order); a store of
+        # another selection is refused here, before anything flies.
+        try:
+            on_disk = None if force else LearningStore.on_disk(kept_in, selection, top_k)
         except StoreMismatch as e:
             raise UsageError(f"--out {out}: {e}") from None
         except (OSError, ValueError) as e:
-            raise OutputError(f"--out {out}: cannot read the learning store {store_path(out, label, r)}: {e}") \
-                from None
-        order = tuple(kept or draw_order(selection))
+            raise OutputError(f"--out {out}: cannot read the learning store {kept_in}: {e}") from None
+        order = tuple(on_disk.order if on_disk is not None else draw_order(selection))
         chained = [by_id[i] for i in order]
         paths = [trajectory_path(out, sc.id, label, r) for sc in chained]
         for path in paths:
@@ -81,15 +83,9 @@ def learning_plan(scenarios: list[Any], runs: int, out: Path, label: str, top_k:
                 refuse_links(out, path)
             except LinkRefused as e:
                 raise OutputError(f"--out {out}: {e}") from None
-        store = ChainStore(store_path(out, label, r), order, top_k, fresh=force)
+        store = ChainStore(kept_in, order, top_k, fresh=force)
         start = 0
-        if not force:  # an episode stands if its trajectory is complete and its saves are in the store
-            try:
-                on_disk = LearningStore.open(store.path, list(order), top_k)  # refused here, before anything flies
-            except StoreMismatch as e:
-                raise UsageError(f"--out {out}: {e}") from None
-            except (OSError, ValueError) as e:
-                raise OutputError(f"--out {out}: cannot read the learning store {store.path}: {e}") from None
+        if on_disk is not None:  # an episode stands if its trajectory is complete and its saves are in the store
             while start < len(paths) and paths[start].exists() and is_complete(paths[start]) \
                     and on_disk.stands(start):
                 refuse_foreign(out, paths[start], chained[start], profile, run_index=r, seed=seed,

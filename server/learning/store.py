@@ -85,20 +85,27 @@ class LearningStore:
     @classmethod
     def open(cls, path: Path, order: list[str], top_k: int) -> LearningStore:
         """The store at `path` (new if absent); StoreMismatch if it was built for another scenario order."""
-        store = cls(path, order, top_k)
-        if path.exists():
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("order_sha256") != order_hash(order):
-                raise StoreMismatch(f"{path} was built for another selection of scenarios (or another order): "
-                                    "use another --out, or --force to start the chain again")
-            store.entries = [Entry(**e) for e in data.get("entries", [])]
+        if not path.exists():
+            return cls(path, order, top_k)
+        return cls._filled(path, order, top_k, json.loads(path.read_text(encoding="utf-8")))
+
+    @classmethod
+    def _filled(cls, path: Path, order: list[str], top_k: int, data: Any) -> LearningStore:
+        if not isinstance(data, dict) or data.get("order_sha256") != order_hash(order):
+            raise StoreMismatch(f"{path} was built for another selection of scenarios (or another order): "
+                                "use another --out, or --force to start the chain again")
+        try:
+            store = cls(path, order, top_k, [Entry(**e) for e in data.get("entries", [])])
             store.committed = set(data["committed"]) if "committed" in data else None
+        except TypeError as e:  # entries that are not the ones we write: a damaged store, one line
+            raise ValueError(f"its entries are not a learning store's ({e})") from None
         return store
 
-    @staticmethod
-    def order_on_disk(path: Path, selection: list[str]) -> list[str] | None:
-        """The chain order a store on disk was built for (None: no store yet); StoreMismatch if it was
-        built for another selection of scenarios. A store before schema 3 kept the selection's order."""
+    @classmethod
+    def on_disk(cls, path: Path, selection: list[str], top_k: int) -> LearningStore | None:
+        """A chain's store as resume finds it, in the order it was built for (None: no store yet), read
+        once; StoreMismatch if it was built for another selection of scenarios. A store before schema 3
+        kept the selection's order."""
         if not path.exists():
             return None
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -108,7 +115,7 @@ class LearningStore:
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(selection):
             raise StoreMismatch(f"{path} was built for another selection of scenarios: use another --out, or "
                                 "--force to start the chain again")
-        return [str(i) for i in order]
+        return cls._filled(path, [str(i) for i in order], top_k, data)
 
     def stands(self, position: int) -> bool:
         """Did the episode at `position` commit (its saves, if any, are in the store)?"""

@@ -11,7 +11,7 @@ import pytest
 from a320bench.bridge import exitcodes
 from a320bench.bridge.cli import main
 from a320bench.bridge.score.scorecard import score_file
-from a320bench.server.learning.store import EpisodeLearnings, LearningError, LearningStore
+from a320bench.server.learning.store import EpisodeLearnings, LearningError, LearningStore, order_hash
 from tests.bridge.learning_bed import LEARNER, pin_selection_order, repeated_scenarios
 
 VOLATILE = {"ts", "wall_ms", "latency_ms", "versions"}
@@ -206,6 +206,25 @@ def test_a_store_written_for_another_selection_is_refused_by_name(repeated, tmp_
     assert run(repeated, out, "--force") == exitcodes.OK  # as it says
     assert sorted(json.loads((out / "learning" / "Learner__run000.json").read_text())["order"]) == [
         "again_1", "again_2", "again_3"]
+
+
+@pytest.mark.parametrize("damage, why", [
+    ("{not json", "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    (json.dumps({"schema_version": 3, "order": ["again_1", "again_2", "again_3"],
+                 "order_sha256": order_hash(["again_1", "again_2", "again_3"]), "top_k": 3,
+                 "entries": [{"id": 1, "text": "x", "scenario": "again_1"}], "committed": []}),
+     "its entries are not a learning store's (Entry.__init__() got an unexpected keyword argument 'scenario')"),
+])
+def test_a_damaged_store_is_one_line_naming_it_and_nothing_flies(repeated, tmp_path, capsys, damage, why):
+    out = tmp_path / "out"
+    (out / "learning").mkdir(parents=True)
+    store = out / "learning" / "Learner__run000.json"
+    store.write_text(damage)
+    capsys.readouterr()
+    assert run(repeated, out) == exitcodes.USAGE
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"error: --out {out}: cannot read the learning store {store}: {why}")
+    assert store.read_text() == damage and sorted(p.name for p in out.iterdir()) == ["learning"]
 
 
 def test_a_schema_1_store_without_committed_positions_trusts_the_trajectories(repeated, tmp_path, capsys):
