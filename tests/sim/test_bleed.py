@@ -95,13 +95,13 @@ def test_bleed_fault_in_icing_asks_for_pack_off_and_x_bleed_open_to_keep_the_win
     ac.advance(3.0)
     assert ac.ecam_titles() == ["AIR ENG 1 BLEED FAULT", "WING A.ICE SYS FAULT"]
     assert _lines(ac, "AIR ENG 1 BLEED FAULT") == [
-        "-ENG 1 BLEED.........OFF", ".IF WING A.I. REQUIRED :", "-PACK 1..............OFF", "-X BLEED............OPEN",
+        "-ENG 1 BLEED.........OFF", ".IF WING A.I. REQUIRED (AND PACK 2 AVAIL):", "-PACK 1..............OFF", "-X BLEED............OPEN",
     ]
     assert _lines(ac, "WING A.ICE SYS FAULT") == ["-X BLEED............OPEN", "AVOID ICING CONDITIONS"]
     ac.set_control("ENG 1 BLEED", "OFF")
     ac.set_control("PACK 1", "OFF")
     ac.advance(1.0)
-    assert _lines(ac, "AIR ENG 1 BLEED FAULT") == [".IF WING A.I. REQUIRED :", "-X BLEED............OPEN"]
+    assert _lines(ac, "AIR ENG 1 BLEED FAULT") == [".IF WING A.I. REQUIRED (AND PACK 2 AVAIL):", "-X BLEED............OPEN"]
     ac.set_control("X BLEED", "OPEN")
     ac.advance(1.0)
     assert ac.ecam_titles() == []

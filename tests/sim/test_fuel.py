@@ -93,7 +93,7 @@ def test_both_left_pumps_failed_put_engine_1_on_gravity_feed():
     assert ac.ecam_titles() == ["FUEL L TK PUMP 1+2 LO PR"]
     assert _lines(ac, "FUEL L TK PUMP 1+2 LO PR") == [
         ".IF NO FUEL LEAK:", "-FUEL X FEED..........ON", "-L TK PUMP 1.........OFF", "-L TK PUMP 2.........OFF",
-        ".IF GRVTY FEED :", "-ENG MODE SEL........IGN", "AVOID NEGATIVE G FACTOR", "MAX FL.............FL350"]
+        ".IF GRVTY FEED:", "-ENG MODE SEL........IGN", "AVOID NEGATIVE G FACTOR", "MAX FL.............FL350"]
     assert ac.get("fuel.eng_1_fed") is True
     assert ac.get("fuel.eng_1_gravity_feed") is True
     assert ac.system_page("FUEL")["engine_feed"]["ENG 1"] == {"lp_valve": "OPEN", "source": "GRAVITY"}

@@ -44,7 +44,7 @@ def _eng_bleed_fault(n: int) -> AlertDef:
     i = n - 1
     bleed, pack = f"ENG {n} BLEED", f"PACK {n}"
 
-    def wai_lines_pending(ac) -> bool:  # .IF WING A.I. REQUIRED: PACK n OFF, X BLEED OPEN
+    def wai_lines_pending(ac) -> bool:  # .IF WING A.I. REQUIRED (AND PACK m AVAIL): PACK n OFF, X BLEED OPEN
         c = ac.controls
         return ac.world.icing and (c[pack] != "OFF" or c["X BLEED"] != "OPEN")
 
@@ -59,7 +59,8 @@ def _eng_bleed_fault(n: int) -> AlertDef:
         f"AIR ENG {n} BLEED FAULT", 2, "AIR", "BLEED", when,
         lines=(
             Line(dots(bleed, "OFF"), done=_is(bleed, "OFF")),
-            Line(".IF WING A.I. REQUIRED :", "condition", show=lambda c: wai_lines_pending(c.ac)),
+            Line(f".IF WING A.I. REQUIRED (AND PACK {3 - n} AVAIL):", "condition",
+                 show=lambda c: wai_lines_pending(c.ac)),
             Line(dots(pack, "OFF"), show=icing, done=_is(pack, "OFF")),
             Line(dots("X BLEED", "OPEN"), show=icing, done=_is("X BLEED", "OPEN")),
         ),

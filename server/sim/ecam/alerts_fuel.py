@@ -62,7 +62,7 @@ def gravity_lines(*engines: int) -> tuple[Line, ...]:
         return any(c.ac.fuel.gravity_feed(n) for n in engines) and not c.ac.flight.on_ground
 
     return (
-        Line(".IF GRVTY FEED :", "condition", show=gravity),
+        Line(".IF GRVTY FEED:", "condition", show=gravity),
         Line(dots("ENG MODE SEL", "IGN"), show=gravity, done=lambda c: c.pos("ENG MODE") == "IGN START"),
         Line("AVOID NEGATIVE G FACTOR", "info", show=gravity),
         Line(lambda c: info("MAX FL", fl_text(c.ac.fuel.gravity_ceiling_ft)), "info", show=gravity),
