@@ -102,7 +102,6 @@ DEAERATION_ALT_FT = 30000.0
 DEAERATED_AFTER_S = 1800.0  # 30 min above FL300: the ceiling is the current level
 GRAVITY_FULL_KGH = 6000.0  # suction at or below the ceiling: more than an engine at TOGA asks
 GRAVITY_FADE_FT = 5000.0  # "far above" the ceiling suction gives nothing (uncertain)
-GRAVITY_REPRIME_KGH = 1500.0
 
 
 # (pump, AC bus index, may run from GEN 1 directly, centre pump, failure id, tank)
@@ -331,10 +330,11 @@ class Fuel:
 
     def _gravity_holds(self, i: int, demand_kgh: float, alt_ft: float) -> bool:
         """A line fed by gravity alone starves when the engine asks more than suction gives; it
-        primes again once suction could feed an engine at idle with margin."""
+        primes again only at or below the gravity feed ceiling (FCOM GRAVITY FUEL FEEDING: a relight
+        on gravity needs the aircraft below the ceiling), not merely where suction is back to idle flow."""
         capacity = self.gravity_capacity_kgh(alt_ft)
         if self.starved[i]:
-            self.starved[i] = capacity < GRAVITY_REPRIME_KGH
+            self.starved[i] = alt_ft > self.gravity_ceiling_ft
         elif demand_kgh > capacity:
             self.starved[i] = True
         return not self.starved[i]

@@ -150,6 +150,23 @@ def test_below_the_gravity_feed_ceiling_the_engine_runs_and_relights_on_gravity(
     assert ac.get("fuel.eng_1_feed_source") == "GRAVITY"
 
 
+def test_a_starved_gravity_line_primes_again_only_at_or_below_the_ceiling():
+    """FUEL-08: 2,000 ft above a FL150 ceiling suction would give 60 % of its flow again, but the starved line
+    stays dry (no relight) until the aircraft is at or below the ceiling."""
+    ac = build("climb")
+    ac.set_flight_conditions(altitude_ft=20000.0, ias_kt=290.0, hold=True)
+    _left_side_on_gravity(ac)
+    ac.advance(30.0)
+    assert ac.get("eng1.running") is False
+    ac.set_control("ENG MODE", "IGN START")
+    ac.set_flight_conditions(altitude_ft=17000.0)
+    ac.advance(60.0)
+    assert (ac.get("fuel.eng_1_fed"), ac.get("eng1.running")) == (False, False)
+    ac.set_flight_conditions(altitude_ft=15000.0)
+    ac.advance(60.0)
+    assert (ac.get("fuel.eng_1_fed"), ac.get("eng1.running")) == (True, True)
+
+
 def test_both_left_pumps_failed_and_x_feed_on_feed_engine_1_from_the_right_tank():
     """FUEL-03."""
     ac = _wing_burn_cruise()
