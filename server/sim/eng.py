@@ -186,14 +186,18 @@ class Engine:
         return self.vib_n1 > VIB_N1_ADVISORY or self.vib_n2 > VIB_N2_ADVISORY
 
     def start_and_ignition(self, c: Mapping[str, str], master: bool, fadec: bool, start_air: bool,
-                           on_ground: bool) -> None:
+                           flight: FlightConditions) -> None:
         """Start valve (automatic start in IGN START with the master ON and bleed air in the duct,
-        or a dry crank) and ignition (during the start, or continuous with IGN START in flight)."""
+        or a dry crank) and ignition (during the start, or continuous with IGN START in flight).
+        In flight the FADEC opens the start valve only where the windmill alone is too slow for a
+        relight (below 240 kt): faster, the relight is a windmill one (ENG-10)."""
         mode = c["ENG MODE"]
+        on_ground = flight.on_ground
         want_start = mode == "IGN START" and master and not self.running and fadec
+        starter_needed = on_ground or flight.ias_kt < WINDMILL_RELIGHT_IAS_KT
         crank = mode == "CRANK" and not master and not self.running and fadec
-        self.start_valve_open = (want_start or crank) and not self.seized and self.n2_pct < START_VALVE_CUTOUT_N2 \
-            and start_air
+        self.start_valve_open = (want_start and starter_needed or crank) and not self.seized \
+            and self.n2_pct < START_VALVE_CUTOUT_N2 and start_air
         self.starting = want_start and (self.start_valve_open or self.n2_pct > 5.0)
         self.ignition = master and fadec and (self.starting or (mode == "IGN START" and not on_ground))
 
@@ -378,7 +382,7 @@ class Engines:
             fire_pb = fire.eng_fire_pb_released(e.n)
             # FADEC: aircraft DC until the engine drives its own alternator; the FIRE PB cuts it.
             fadec = (dc or e.running) and not fire_pb
-            e.start_and_ignition(t.controls, master, fadec, bleed.start_air_ok(e.n), flight.on_ground)
+            e.start_and_ignition(t.controls, master, fadec, bleed.start_air_ok(e.n), flight)
             e.combustion_step(t.dt, master, not fire_pb and fuel.engine_fed(e.n), fadec, flameout, flight)
             spooling |= e.spool(t.dt, thrust.thrust_frac[e.n - 1], thrust.reverse[e.n - 1], flight)
             e.indications(t, nm, f, quiet, flight)

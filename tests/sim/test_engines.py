@@ -447,6 +447,22 @@ def test_too_slow_to_windmill_the_engine_hangs_until_crossbleed_air_drives_the_s
     assert ac.get("eng1.start_valve_open") is False  # the engine runs: the valve has closed
 
 
+def test_in_flight_the_start_valve_opens_only_where_the_windmill_is_too_slow():
+    """ENG-10: with crossbleed air at the start valve, at 290 kt (FL240) the relight is a windmill one and
+    the valve stays shut (N2 stays at its windmill 23.2 %); slowed to 200 kt (FL150) it opens and the
+    starter cranks N2 above the windmill's 16 %."""
+    ac = _flamed_out_and_windmilling(24000.0, 290.0)
+    ac.set_control("X BLEED", "OPEN")
+    ac.set_control("ENG MASTER 1", "ON")
+    ac.advance(2.0)
+    assert (ac.get("eng1.start_valve_open"), ac.get("eng1.n2_pct")) == (False, 23.2)
+    ac = _flamed_out_and_windmilling(15000.0, 200.0)
+    ac.set_control("X BLEED", "OPEN")
+    ac.set_control("ENG MASTER 1", "ON")
+    ac.advance(2.0)
+    assert (ac.get("eng1.start_valve_open"), ac.get("eng1.n2_pct")) == (True, 18.3)
+
+
 def test_eng_shut_down_asks_for_x_bleed_shut_only_while_the_crossbleed_valve_is_open():
     """FWC-05, ref §3.5: after a FIRE PB in flight the X BLEED SHUT line is an undone line only while the
     crossbleed valve is open: not with X BLEED AUTO and no APU bleed (the valve is shut), shown once the
