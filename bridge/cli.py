@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from . import console, exitcodes, interrupts
+from . import console, exitcodes, interrupts, stdout_guard
 from .errors import BridgeError, UsageError
 
 CliError = UsageError  # the name the commands raise
@@ -150,6 +150,9 @@ def _dispatch(argv: list[str] | None) -> int:
     if unknown:
         _refuse_unknown(parser, args.command, unknown)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    # Where standard output is the result (the table, the JSON, the protocol), a closed one is refused.
+    if args.command in ("score", "validate", "mcp-config") or (args.command == "serve" and not args.http):
+        stdout_guard.require_open(f"a320-bench {args.command}")
     if args.command == "score":
         from .score.cli import run_score
 
@@ -195,7 +198,15 @@ def _refuse_unknown(parser: argparse.ArgumentParser, command: str, unknown: list
 def main(argv: list[str] | None = None) -> int:
     with console.scope(), interrupts.sigterm_as_ctrl_c():
         try:
-            return _dispatch(argv)
+            with stdout_guard.guarded():
+                return _dispatch(argv)
+        except stdout_guard.ReaderLeft:  # `a320-bench score ... | head`: the reader left; nothing to say
+            stdout_guard.discard()
+            return exitcodes.OK
+        except stdout_guard.StdoutFailed as e:
+            stdout_guard.discard()  # what is still buffered would fail again at exit
+            console.error(str(e))
+            return e.exit_code
         except BridgeError as e:
             console.error(str(e))
             return e.exit_code
@@ -213,11 +224,8 @@ def main(argv: list[str] | None = None) -> int:
                 console.error(str(first))
                 return first.exit_code
             return _internal_error(group)
-        except BrokenPipeError:  # `a320-bench score ... | head`: the reader left; nothing to say
-            try:
-                sys.stdout = open(os.devnull, "w")
-            except OSError:
-                pass
+        except BrokenPipeError:  # the reader left while something wrote past the guard (a stream's buffer)
+            stdout_guard.discard()
             return exitcodes.OK
         except Exception as e:
             return _internal_error(e)

@@ -6,6 +6,8 @@
     │   ├── EnvFileError ................... --env-file unreadable or not KEY=value
     │   ├── MissingExtra ................... an optional extra is not installed: the exact pip command
     │   └── OutputError .................... --out cannot be written (a file, read-only, full, a link)
+    ├── StdoutFailed (exit 74) ............. standard output failed mid-command (full, an I/O error):
+    │                                        the printed result is incomplete (bridge/stdout_guard.py)
     └── EpisodeEnded ....................... ends one episode with `reason`; the other episodes go on
         ├── ProviderFailed ................. provider_error: transient faults after retries, the provider
         │                                    refusing us (401, 404), malformed responses
@@ -59,6 +61,10 @@ class MissingExtra(UsageError):
 
 class OutputError(UsageError):
     pass
+
+
+class StdoutFailed(BridgeError):
+    exit_code = exitcodes.STORAGE
 
 
 class EpisodeEnded(BridgeError):
