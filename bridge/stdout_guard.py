@@ -11,6 +11,7 @@ Three ways it fails, each one line and an exit code, never a traceback:
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Iterator
@@ -53,14 +54,25 @@ class _Guarded:
 
 def require_open(command: str) -> None:
     """Refuse a closed standard output before `command` does any work."""
-    stream = sys.stdout
-    try:
-        open_ = stream is not None and not stream.closed and os.fstat(stream.fileno()) is not None
-    except (OSError, ValueError, AttributeError):
-        open_ = False
-    if not open_:
+    if not _is_open(sys.stdout):
         raise UsageError(f"{command}: standard output is closed, so what it writes there would be lost "
                          "(redirect it to a file or to /dev/null instead of closing it)")
+
+
+def _is_open(stream) -> bool:
+    if stream is None or getattr(stream, "closed", False):  # Python sets sys.stdout to None when fd 1 is closed
+        return False
+    try:
+        fd = stream.fileno()
+    except (io.UnsupportedOperation, AttributeError):  # an in-memory stream (a test's capture): open
+        return True
+    except (OSError, ValueError):
+        return False
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 @contextmanager
