@@ -25,6 +25,32 @@ _SCALAR_BRANCHES = ("bool", "int", "float", "str")  # pydantic's union branch na
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class _DuplicateKey(yaml.constructor.ConstructorError):
+    pass
+
+
+class _Loader(_FAST_LOADER):  # type: ignore[misc, valid-type]
+    """Refuses a key given twice in one mapping: YAML would keep the last one and silently drop the
+    first (a second `success:` or `budget:` pasted below would change what the scenario measures)."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.setdefault(key, key_node.start_mark)
+                except TypeError:  # an unhashable key: the constructor says so itself
+                    continue
+                if first is not key_node.start_mark:
+                    raise _DuplicateKey(None, None, f"the key {_key(str(key))} is given twice (first on line "
+                                                    f"{first.line + 1}); YAML would keep only the last",
+                                        key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
 def state_variables() -> frozenset[str]:
     """Every name `get()` accepts (the keys of a snapshot)."""
     global _VARS
@@ -86,9 +112,12 @@ def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
     except UnicodeDecodeError as e:
         return None, [Problem(name, "", f"not UTF-8 text (byte {e.start}); scenario files are UTF-8 YAML")]
     try:
-        data = yaml.load(text, Loader=_FAST_LOADER)  # noqa: S506 - a safe loader
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
     except RecursionError:
         return None, [Problem(name, "", "nested too deeply to be a scenario")]
+    except _DuplicateKey as e:
+        mark = e.problem_mark
+        return None, [Problem(name, "", f"line {mark.line + 1}, column {mark.column + 1}: {e.problem}")]
     except yaml.YAMLError:
         e = _yaml_error(text)
         if isinstance(e, yaml.reader.ReaderError) and isinstance(e.position, int):  # a control character

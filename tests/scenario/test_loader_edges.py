@@ -184,3 +184,30 @@ def test_a_scenario_read_through_a_broken_link_says_the_link_is_broken(tmp_path,
     link.symlink_to(target)
     _, problems = parse(link)
     assert [p.message for p in problems] == [f"cannot read: {says}"]
+
+
+
+def _budget_line() -> int:
+    return next(i for i, line in enumerate(ELEC.splitlines(), 1) if line.startswith("budget: {"))
+
+
+def test_a_key_given_twice_is_refused_naming_both_lines(tmp_path):
+    """YAML keeps the last of two equal keys: a second `budget:` pasted below would quietly change what
+    the scenario measures, so the file is refused instead."""
+    f = tmp_path / "twice.yaml"
+    f.write_text(ELEC + "budget: {max_tool_calls: 5, max_sim_time_s: 900}\n")
+    scenario, problems = parse(f)
+    assert scenario is None
+    assert [p.message for p in problems] == [
+        f"line {len(ELEC.splitlines()) + 1}, column 1: the key budget is given twice (first on line {_budget_line()}); "
+        "YAML would keep only the last"]
+
+
+def test_a_nested_key_given_twice_is_refused(tmp_path):
+    f = tmp_path / "twice.yaml"
+    f.write_text(ELEC.replace("budget: {", "budget: {max_tool_calls: 3, ", 1))
+    _, problems = parse(f)
+    column = len("budget: {max_tool_calls: 3, ") + 1
+    assert [p.message for p in problems] == [
+        f"line {_budget_line()}, column {column}: the key max_tool_calls is given twice (first on line {_budget_line()}); "
+        "YAML would keep only the last"]
