@@ -36,6 +36,8 @@ EXPECTED = {
     "bad_operator.yaml": ["success[2].op: Input should be 'eq', 'ne', 'gt', 'ge', 'lt', 'le' or 'between'"],
     "bad_yaml.yaml": ["not valid YAML: line 5, column 7: expected ',' or ']', but got ':'"],
     "between_without_bounds.yaml": ["success[2]: op 'between' needs 'low' and 'high'"],
+    "duplicate_key.yaml": ["line 46, column 1: the key success is given twice (first on line 40); "
+                           "YAML would keep only the last"],
     "impossible_position.yaml": [
         "ground_truth.procedure[0].steps[1].position: control 'GEN 1' has no position 'MAYBE' (positions: ON, OFF)"],
     "missing_task_prompt.yaml": ["task_prompt: required field is missing"],
