@@ -233,6 +233,9 @@ def _read_events_stdlib(p: Path, warn) -> Iterator[dict[str, Any]]:
                 if warn is not None:
                     warn(f"{p}: last line {i + 1} is truncated; scoring what is there")
                 return
+            if i == 0 and line.startswith("\ufeff"):  # an editor re-saved the file; the recorder writes none
+                raise ValueError(f"{p}: line 1 starts with a byte-order mark (U+FEFF): another program re-saved "
+                                 "this file") from None
             raise ValueError(f"{p}: line {i + 1} is not valid JSON") from None
 
 

@@ -69,6 +69,10 @@ def _not_utf8(path):
     path.write_bytes(b'{"type": "meta"}\n\xff\xfe\n')
 
 
+def _byte_order_mark(path):
+    path.write_text("\ufeff" + "\n".join(compliant().lines()) + "\n", encoding="utf-8")
+
+
 def _dangling_link(path):
     path.symlink_to(path.parent / "nowhere.jsonl")
 
@@ -83,6 +87,8 @@ BAD = {
     "two episodes concatenated": (_two_episodes, "holds more than one episode (a second `meta` event at line"),
     "not UTF-8": (_not_utf8, "not UTF-8"),
     "a dangling link": (_dangling_link, "cannot read"),
+    "a byte-order mark": (_byte_order_mark, "line 1 starts with a byte-order mark (U+FEFF): another program "
+                                            "re-saved this file"),
 }
 
 
