@@ -1,4 +1,4 @@
-"""Expand command-line path arguments: files, folders (recursive) and globs."""
+"""Command-line paths: expand the inputs (files, folders recursively, globs); make an output's folders."""
 
 from __future__ import annotations
 
@@ -120,3 +120,14 @@ def expand_paths(specs: Iterable[str | Path], suffixes: tuple[str, ...], *,
                     seen.add(key)
                     out.append(f)
     return out
+
+
+def make_parent_folders(path: str | Path) -> None:
+    """Create the folders an output file goes in (`-o reports/today/r.html`), as `run --out` does.
+    A file where one of them goes is named: mkdir alone says "File exists" or "Not a directory"."""
+    parent = Path(path).parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocker = next((a for a in (parent, *parent.parents) if a.exists() and not a.is_dir()), parent)
+        raise OSError(errno.ENOTDIR, f"{blocker} is a file where a folder goes") from None

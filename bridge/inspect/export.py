@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from a320bench.paths import make_parent_folders
+
 from ..score.counting import counted, planned, report_plan, stderr_warning
 from ..selection import slug
 
@@ -85,7 +87,7 @@ def export_inspect(files: Sequence[Path], out_dir: Path, paths: Sequence[str | P
     groups: dict[str, _Group] = {}
     for card in result.cards:
         groups.setdefault(card.model, _Group(card.model, overall[card.model])).episodes.append(read[id(card)])
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_parent_folders(out_dir / "log")  # names a file in the way, where mkdir says only "Not a directory"
     written = []
     for group in groups.values():
         group.episodes.sort(key=lambda e: (e.card.scenario_id, e.card.run_index or 0, str(e.path)))

@@ -14,6 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from a320bench.paths import make_parent_folders
+
 TEMPLATE = "report.html.j2"
 DATA_OPEN = '<script type="application/octet-stream" id="report-data" data-encoding="gzip+base64">'
 
@@ -89,6 +91,7 @@ def write_report(doc: dict[str, Any], path: str | Path) -> int:
     """Write the page via a temp file and a rename (a reader never sees half a page). Returns its size in bytes."""
     html = render(doc).encode("utf-8")
     p = Path(path)
+    make_parent_folders(p)
     tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
     try:
         tmp.write_bytes(html)

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from a320bench.paths import make_parent_folders
+
 from .scorecard import CLASSES, ScoreCard
 
 CSV_COLUMNS = (
@@ -35,6 +37,7 @@ def csv_row(card: ScoreCard) -> dict[str, Any]:
 
 
 def write_csv(path: str | Path, cards: Sequence[ScoreCard]) -> None:
+    make_parent_folders(path)
     with open(path, "w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=CSV_COLUMNS)
         w.writeheader()

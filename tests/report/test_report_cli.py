@@ -54,8 +54,9 @@ def test_bad_inputs_give_one_line_and_exit_2(tmp_path, capsys):
         (["report", str(tmp_path / "empty")], f"error: {tmp_path / 'empty'}: no trajectory (*.jsonl) found there"),
         (["report", str(tmp_path / "notes.jsonl")],
          f"error: {tmp_path / 'notes.jsonl'}: not an a320-bench trajectory (the first line is not a `meta` event)"),
-        (["report", str(tmp_path / "ok.jsonl"), "-o", str(tmp_path / "no" / "dir" / "r.html")],
-         f"error: {tmp_path / 'no' / 'dir' / 'r.html'}: cannot write: No such file or directory"),
+        (["report", str(tmp_path / "ok.jsonl"), "-o", str(tmp_path / "ok.jsonl" / "dir" / "r.html")],
+         f"error: {tmp_path / 'ok.jsonl' / 'dir' / 'r.html'}: cannot write: {tmp_path / 'ok.jsonl'} is a file where "
+         "a folder goes"),
     ]
     for argv, line in cases:
         assert main(argv) == exitcodes.USAGE

@@ -143,7 +143,9 @@ def test_a_scenario_file_among_trajectories_is_named_and_skipped(runs, capsys):
 
 
 def test_an_unwritable_csv_is_a_usage_error(runs, tmp_path, capsys):
-    assert_usage_error(*score_cli(capsys, runs, "--csv", tmp_path / "no" / "such" / "dir.csv"), "cannot write")
+    (tmp_path / "afile").write_text("")
+    assert_usage_error(*score_cli(capsys, runs, "--csv", tmp_path / "afile" / "scores.csv"),
+                       f"cannot write: {tmp_path / 'afile'} is a file where a folder goes")
 
 
 def test_score_without_paths_is_a_usage_error(capsys):
