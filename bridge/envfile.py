@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,7 +20,9 @@ from .errors import EnvFileError
 MAX_BYTES = 2**20  # a few keys; a larger file is read no further
 
 
-def parse_env_file(path: str | Path) -> dict[str, str]:
+def parse_env_file(path: str | Path, warn: Callable[[str], None] | None = None) -> dict[str, str]:
+    """KEY=value pairs; a key given twice keeps its last value (as a shell would), said through `warn`
+    with both line numbers and never the values: a pasted second key is often a stale one."""
     p = Path(path)
     try:
         with open(p, "rb") as fh:
@@ -33,6 +35,7 @@ def parse_env_file(path: str | Path) -> dict[str, str]:
     except UnicodeDecodeError:
         raise EnvFileError(f"--env-file {p}: not UTF-8 text") from None
     out: dict[str, str] = {}
+    lines: dict[str, int] = {}
     for b in parse_stream(io.StringIO(text)):
         # dotenv counts a line from the blank lines before it: name the line itself.
         n = b.original.line + len(b.original.string) - len(b.original.string.lstrip("\n"))
@@ -41,6 +44,10 @@ def parse_env_file(path: str | Path) -> dict[str, str]:
         if "\0" in (b.key or "") or "\0" in (b.value or ""):  # os.environ refuses it (the value is not echoed)
             raise EnvFileError(f"--env-file {p}: line {n} holds a NUL character, which no environment variable can")
         if b.key is not None:
+            if b.key in lines and warn is not None:
+                warn(f"--env-file {p}: {b.key} is set on line {lines[b.key]} and again on line {n}; "
+                     f"the value of line {n} is used")
+            lines[b.key] = n
             out[b.key] = b.value or ""
     return out
 

@@ -149,7 +149,8 @@ def run_command(args) -> int:
     from .envfile import applied, parse_env_file
 
     check_flags(args)
-    env_values = parse_env_file(args.env_file) if args.env_file else {}
+    env_values = parse_env_file(args.env_file, warn=lambda line: console.note(f"warning: {line}")) \
+        if args.env_file else {}
     sampling = _sampling(args)
     scrubber = console.add_secrets([*env_values.values(), *sampling_secrets(sampling)])
     with applied(env_values):

@@ -36,6 +36,18 @@ def test_env_file_errors_name_the_line_after_blank_lines_and_an_unterminated_quo
 
 
 
+def test_a_key_set_twice_in_the_env_file_is_warned_of_with_its_lines_never_its_values(tmp_path, capsys):
+    f = tmp_path / "x.env"
+    f.write_text("OPENAI_API_KEY=sk-old-0123456789abcdef\n\n# newer\nOPENAI_API_KEY=sk-new-0123456789abcdef\n")
+    assert main(["run", "--model", "openai/x", "--env-file", str(f), "--dry-run", "--no-progress",
+                 "--scenario", "scenarios/apu/apu_fire_cruise.yaml", "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == (f"warning: --env-file {f}: OPENAI_API_KEY is set on line 1 and again on line 4; "
+                                   "the value of line 4 is used")
+    assert "sk-old" not in err and "sk-new" not in err
+    assert parse_env_file(f) == {"OPENAI_API_KEY": "sk-new-0123456789abcdef"}
+
+
 @pytest.mark.parametrize("line", ["B=se\x00cret", "B\x00=secret"])
 def test_env_file_with_a_nul_character_names_the_line_and_the_run_exits_2(tmp_path, capsys, line):
     # The environment cannot hold a NUL: taking the line would end the run as an internal error.
