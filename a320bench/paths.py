@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import glob
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -24,6 +25,21 @@ def broken_link_problem(path: Path) -> str | None:
     except OSError as e:
         return "loops" if e.errno == errno.ELOOP else "leads nowhere"
     return None
+
+
+def unreadable_problem(path: Path) -> str:
+    """Why a name among the inputs gives no file to read: a broken link, or something that is not a
+    regular file (a FIFO would block the reader, a device would never end)."""
+    why = broken_link_problem(path)
+    if why is not None:
+        return f"a symbolic link that {why}"
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        return e.strerror or str(e)
+    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
+    return f"{kind}, not a regular file"
 
 
 class RealPaths:
@@ -50,9 +66,10 @@ class RealPaths:
 def files_below(folder: Path, suffixes: tuple[str, ...]) -> tuple[list[tuple[Path, bool]], list[Path]]:
     """The files below `folder` (links to files included, linked folders not entered, as
     `Path.rglob`) whose name ends with one of `suffixes`, each with whether it is a link, in
-    `sorted(Path)` order; and the links among those names that lead nowhere, sorted."""
+    `sorted(Path)` order; and those names that give no regular file (a link that leads nowhere, a
+    FIFO, a device, a socket), sorted: skipped unnamed, they would drop out of a selection unseen."""
     files: list[tuple[Path, bool]] = []
-    dangling: list[Path] = []
+    unreadable: list[Path] = []
     stack = [str(folder)]
     while stack:
         try:
@@ -71,20 +88,21 @@ def files_below(folder: Path, suffixes: tuple[str, ...]) -> tuple[list[tuple[Pat
                     is_file = False
                 if is_file:
                     files.append((Path(e.path), link))
-                elif link and not os.path.exists(e.path):
-                    dangling.append(Path(e.path))
+                elif not (link and os.path.isdir(e.path)):  # a linked folder is not entered, not a problem
+                    unreadable.append(Path(e.path))
     files.sort(key=lambda f: f[0].parts)
-    dangling.sort(key=lambda p: p.parts)
-    return files, dangling
+    unreadable.sort(key=lambda p: p.parts)
+    return files, unreadable
 
 
 def expand_paths(specs: Iterable[str | Path], suffixes: tuple[str, ...], *,
-                 dangling: list[Path] | None = None) -> list[Path]:
+                 unreadable: list[Path] | None = None) -> list[Path]:
     """Files matching `suffixes`, in a stable order, each once.
 
     A folder contributes every matching file below it; a glob its matches; a
-    missing path or a glob matching nothing is an error naming it. Links below a
-    named folder that lead nowhere are added to `dangling` when it is given.
+    missing path or a glob matching nothing is an error naming it. Names below a
+    named folder that give no regular file (`files_below`) are added to `unreadable`
+    when it is given (`unreadable_problem` says why).
     """
     out: list[Path] = []
     seen: set[str] = set()
@@ -108,8 +126,8 @@ def expand_paths(specs: Iterable[str | Path], suffixes: tuple[str, ...], *,
             if m.is_dir():
                 below, lost = files_below(m, suffixes)
                 files = list(below)
-                if dangling is not None and m == Path(s):
-                    dangling += lost
+                if unreadable is not None and m == Path(s):
+                    unreadable += lost
             elif m == Path(s) or m.name.endswith(suffixes):
                 files = [(m, None)]  # a file named outright is taken whatever its name
             else:

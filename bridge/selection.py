@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from a320bench.paths import PathSpecError, broken_link_problem, expand_paths
+from a320bench.paths import PathSpecError, expand_paths, unreadable_problem
 
 
 def builtin_scenarios_dir() -> Path:
@@ -18,20 +18,19 @@ def scenario_files(specs: list[str] | None) -> list[Path]:
     """Scenario YAML files; the built-in catalogue when no path is given. Raises PathSpecError."""
     if not specs:
         return expand_paths([builtin_scenarios_dir()], (".yaml", ".yml"))
-    dangling: list[Path] = []
+    unreadable: list[Path] = []
     try:
-        files = expand_paths(specs, (".yaml", ".yml"), dangling=dangling)
+        files = expand_paths(specs, (".yaml", ".yml"), unreadable=unreadable)
     except PathSpecError as e:
         if e.missing is None:
             raise
         from a320bench.scenario_hint import missing_scenario_hint
 
         raise PathSpecError(f"{e}{missing_scenario_hint(e.missing)}", e.missing) from None
-    if dangling:  # a scenario behind a broken link would drop out of the selection unseen
-        first = dangling[0]
-        more = f" (and {len(dangling) - 1} more such link(s))" if len(dangling) > 1 else ""
-        raise PathSpecError(f"{first}: a symbolic link that {broken_link_problem(first) or 'leads nowhere'}; "
-                            f"fix or remove it{more}")
+    if unreadable:  # a scenario behind a broken link (or a FIFO) would drop out of the selection unseen
+        first = unreadable[0]
+        more = f" (and {len(unreadable) - 1} more such name(s))" if len(unreadable) > 1 else ""
+        raise PathSpecError(f"{first}: {unreadable_problem(first)}; fix or remove it{more}")
     if not files:
         raise PathSpecError(f"{' '.join(specs)}: no scenario files (*.yaml) found")
     return files

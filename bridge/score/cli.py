@@ -3,7 +3,7 @@
 Every input problem is one line on stderr naming the file, and the rest is scored:
 
     a path that gives no trajectory (missing, a glob matching nothing, an empty folder,
-    a link to nothing)         "error: <path>: <why>[; skipped]"
+    a link to nothing, a FIFO) "error: <path>: <why>[; skipped]"
     a file that is not one trajectory (not JSON lines, no `meta` first, two episodes
     concatenated, unreadable)  "error: <path>: <why>; skipped"
     folders of a sharded run that do not merge (different selections, an overlap: shards.py)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fnmatch import fnmatch
 from pathlib import Path
 
-from a320bench.paths import PathSpecError, RealPaths, expand_paths
+from a320bench.paths import PathSpecError, RealPaths, expand_paths, unreadable_problem
 
 from .coverage import RECORD_GLOB
 
@@ -38,19 +38,19 @@ def find_trajectory_files(specs: Iterable[str | Path]) -> tuple[list[Path], list
     seen: set[str] = set()  # real paths: a file named twice (or through a link) is read once
     real = RealPaths()
     for spec in specs:
-        dangling: list[Path] = []
+        unreadable: list[Path] = []
         try:
-            files = expand_paths([spec], SUFFIXES, dangling=dangling)
+            files = expand_paths([spec], SUFFIXES, unreadable=unreadable)
         except PathSpecError as e:
             problems.append(str(e))
             continue
-        problems += [f"{link}: cannot read: a link to nothing" for link in dangling]
+        problems += [f"{name}: cannot read: {unreadable_problem(name)}" for name in unreadable]
         if len(files) == 1 and files[0] == Path(spec) and fnmatch(files[0].name, RECORD_GLOB):
             # `run` ends by naming its run record: the likeliest file to be given by mistake.
             problems.append(f"{spec}: a run record, not a trajectory; give its folder ({files[0].parent}), "
                             "which holds the trajectories and the record")
             continue
-        if not files and not dangling:
+        if not files and not unreadable:
             problems.append(f"{spec}: no trajectory (*.jsonl) found there")
         for f in files:
             key = real.of(f)

@@ -390,3 +390,13 @@ def test_a_device_or_a_fifo_named_as_a_trajectory_is_refused_without_reading_it(
         err = capsys.readouterr().err
         assert f"error: {path}: cannot read: not a regular file" in err and "internal error" not in err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_fifo_among_the_scenario_files_is_named_and_nothing_runs(tmp_path, capsys):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "a.yaml").write_text((Path("scenarios/apu/apu_fire_cruise.yaml")).read_text())
+    os.mkfifo(folder / "b.yaml")
+    assert main(["run", "--scenario", str(folder), "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    assert capsys.readouterr().err == f"error: {folder / 'b.yaml'}: a FIFO, not a regular file; fix or remove it\n"
+    assert not (tmp_path / "out").exists()

@@ -4,6 +4,7 @@ and errors where it cannot; the ground truth parsed once per content; files foun
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
@@ -83,10 +84,24 @@ def test_folders_list_files_in_path_order_each_once_and_name_links_to_nothing(tm
     (runs / "b" / "link.jsonl").symlink_to(runs / "a.jsonl")  # the same file again
     (runs / "b" / "lost.jsonl").symlink_to(runs / "nowhere.jsonl")
     (runs / "linked").symlink_to(runs / "b-c")  # a linked folder is not entered
-    dangling: list[Path] = []
-    got = expand_paths([runs], (".jsonl",), dangling=dangling)
+    unreadable: list[Path] = []
+    got = expand_paths([runs], (".jsonl",), unreadable=unreadable)
     assert got == [runs / ".hidden/h.jsonl", runs / "a.jsonl", runs / "b/c/y.jsonl", runs / "b-c/x.jsonl"]
-    assert dangling == [runs / "b/lost.jsonl"]
+    assert unreadable == [runs / "b/lost.jsonl"]
     files, problems = find_trajectory_files([runs, runs / "a.jsonl", runs / "linked" / "x.jsonl"])
     assert files == got
-    assert problems == [f"{runs / 'b/lost.jsonl'}: cannot read: a link to nothing"]
+    assert problems == [f"{runs / 'b/lost.jsonl'}: cannot read: a symbolic link that leads nowhere"]
+
+
+def test_a_fifo_or_a_device_among_the_trajectories_is_named_never_read(tmp_path):
+    """A FIFO would block the reader until a writer came, /dev/zero would never end: each is named and
+    skipped without being opened, and the folder's real files are scored."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "a.jsonl").write_text("{}\n")
+    os.mkfifo(runs / "fifo.jsonl")
+    (runs / "zero.jsonl").symlink_to("/dev/zero")
+    files, problems = find_trajectory_files([runs])
+    assert files == [runs / "a.jsonl"]
+    assert problems == [f"{runs / 'fifo.jsonl'}: cannot read: a FIFO, not a regular file",
+                        f"{runs / 'zero.jsonl'}: cannot read: a device, not a regular file"]
