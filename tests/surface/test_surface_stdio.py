@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 import subprocess
 import sys
 from pathlib import Path
@@ -119,6 +120,25 @@ def test_sigterm_or_a_hangup_finalises_the_verdict_and_exits_0_at_once(tmp_path,
     verdict = read_json(result)
     assert (verdict["reason"], verdict["tool_calls_used"]) == ("end_turn_without_done", 1)
     assert read_events(traj)[-1]["reason"] == "end_turn_without_done"
+
+
+def test_sigint_then_sigterm_100_ms_later_is_one_quiet_client_end(tmp_path):
+    """How Claude Code ends a stdio server it started (stdin left open): SIGINT, then SIGTERM about
+    100 ms later. Served, that is the client's end, not an interrupt: exit 0, nothing on stderr, the
+    verdict and the trajectory's final each whole and saying the same."""
+    result, traj, flags = _files(tmp_path)
+    srv = RawServe(ELEC, *flags, cwd=tmp_path)
+    srv.initialize()
+    srv.call("set_control", {"control": "GEN 1", "position": "OFF"})
+    srv.proc.send_signal(signal.SIGINT)
+    time.sleep(0.1)
+    if srv.proc.poll() is None:
+        srv.proc.send_signal(signal.SIGTERM)
+    assert srv.proc.wait(60) == 0
+    assert srv.proc.stderr.read() == b""
+    verdict = read_json(result)
+    assert (verdict["reason"], verdict["tool_calls_used"]) == ("end_turn_without_done", 1)
+    assert [(e["type"], e.get("reason")) for e in read_events(traj)][-1] == ("final", "end_turn_without_done")
 
 
 def test_a_hangup_ignored_by_nohup_stays_ignored():
