@@ -1,7 +1,9 @@
 """Models compared scenario by scenario on compliant success, so a reader sees which differences are real.
 
 For each pair of models (A, B), episodes are paired by (scenario, its version
-(scenario_sha256), run index), valid episodes only (the ones the means count); episodes
+(scenario_sha256), run index), over the episodes the means count: valid ones, and planned ones
+cut short or excluded, each a failure as in the headline (a planned file that is missing has no
+run index here to pair by: it shows as unpaired); episodes
 of a model that share all three (served episodes have no run index; two run folders
 both start at run 0) pair in turn. Per scenario: both rates, the
 difference A − B, the discordant pairs and an exact McNemar p-value, adjusted
@@ -27,7 +29,7 @@ def compare_models(cards: Sequence[ScoreCard]) -> list[dict[str, Any]]:
     """One comparison per pair of models (none with fewer than two models)."""
     outcomes: dict[str, dict[tuple[str, str, int, int], bool]] = {}
     # In a fixed order, so which episodes pair does not hang on the order the files were given in.
-    for c in sorted((c for c in cards if c.valid), key=lambda c: (c.identity, c.path)):
+    for c in sorted((c for c in cards if c.valid or c.planned_without_result), key=lambda c: (c.identity, c.path)):
         # The scenario's version too: an edited copy of a scenario is another task. Episodes that share a
         # run index (served ones have none; two run folders both have run 0) pair in turn: each one counts.
         mine = outcomes.setdefault(c.model, {})
@@ -35,7 +37,7 @@ def compare_models(cards: Sequence[ScoreCard]) -> list[dict[str, Any]]:
         turn = 0
         while (*base, turn) in mine:
             turn += 1
-        mine[(*base, turn)] = c.compliant_success
+        mine[(*base, turn)] = c.valid and c.compliant_success
     models = sorted({c.model for c in cards})
     return [_pair(a, b, outcomes.get(a, {}), outcomes.get(b, {})) for a, b in combinations(models, 2)]
 

@@ -193,8 +193,10 @@ def _mean_over_tasks(tasks: list[_Task]) -> tuple[dict[str, float], dict[str, fl
 
 
 def aggregate(cards: Iterable[ScoreCard], include_errors: bool = False,
-              not_flown: dict[tuple[str, str], tuple[str, int]] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """`not_flown`: (scenario, model) -> (system, planned episodes without a result), from the run records."""
+              not_flown: dict[tuple[str, str], tuple[str, int]] | None = None,
+              learning_not_flown: dict[str, list[int]] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """`not_flown`: (scenario, model) -> (system, planned episodes without a result), from the run records;
+    `learning_not_flown`: model -> chain positions of those among them on the learning track that have no file."""
     tasks: dict[tuple[str, str], _Task] = {}
     learning: list[ScoreCard] = []  # the learning track's cards, for its curve
     for card in cards:
@@ -227,7 +229,7 @@ def aggregate(cards: Iterable[ScoreCard], include_errors: bool = False,
     by_system = [{"system": system, "model": model, **_group_row(*ts)} for (system, model), ts in sorted(of_system.items())]
     overall = [{"model": model, **_group_row(*ts)} for model, ts in sorted(of_model.items())]
     out: dict[str, list[dict[str, Any]]] = {"by_scenario": by_scenario, "by_system": by_system, "overall": overall}
-    curve = learning_curve(learning)
+    curve = learning_curve(learning, learning_not_flown)
     if curve:
         out["learning_curve"] = curve
     return out
@@ -253,13 +255,19 @@ def _union_of_scenarios(tasks: dict[tuple[str, str], _Task]) -> dict[tuple[str, 
     return out
 
 
-def learning_curve(cards: Iterable[ScoreCard]) -> list[dict[str, Any]]:
+def learning_curve(cards: Iterable[ScoreCard],
+                   not_flown: dict[str, list[int]] | None = None) -> list[dict[str, Any]]:
     """Learning track: per model, compliant success by episode position in the chain (1 = the first
-    episode), over the valid episodes at that position (one per run index), with a Wilson interval."""
+    episode), over the episodes at that position (one per run index), with a Wilson interval. As in the
+    headline rates, a planned episode without a result is a failed trial where it fell: cut short or
+    excluded (its card says its position), or without a file (`not_flown`, from the chains' stores)."""
     at: dict[str, dict[int, list[bool]]] = {}
     for c in cards:
-        if c.track == "learning" and c.valid and c.learning_position is not None:
-            at.setdefault(c.model, {}).setdefault(c.learning_position, []).append(c.compliant_success)
+        if c.track == "learning" and (c.valid or c.planned_without_result) and c.learning_position is not None:
+            at.setdefault(c.model, {}).setdefault(c.learning_position, []).append(c.valid and c.compliant_success)
+    for model, positions in (not_flown or {}).items():
+        for pos in positions:
+            at.setdefault(model, {}).setdefault(pos, []).append(False)
     rows = []
     for model, positions in sorted(at.items()):
         points = []

@@ -75,7 +75,9 @@ def counted(flown: list[ScoreCard], plan: PlanCheck | None, *, include_errors: b
     warn_mixed_catalogues(cards, warn)
     warn_mixed_harnesses(cards, warn)
     warn_served(cards, warn)
-    return Counted(cards, aggregate(cards, include_errors, plan.not_flown(flown, include_errors) if plan else None),
+    not_flown = plan.not_flown(flown, include_errors) if plan else None
+    learning_not_flown = plan.learning_not_flown(flown, include_errors) if plan else None
+    return Counted(cards, aggregate(cards, include_errors, not_flown, learning_not_flown),
                    excluded_counts(cards, include_errors))
 
 

@@ -64,21 +64,51 @@ class PlanCheck:
         """(scenario, model) -> (system, planned episodes without a result); `cards`: every file scored,
         duplicates included (a copied run folder plans its copies; each is counted once, never as not
         flown), modified files and files that failed --verify left out."""
-        by_path = {Path(c.path).resolve(): c for c in cards}
-        models = {p.record: by_path[p.path].model for p in self.planned.values() if p.path in by_path}
         out: Counter = Counter()
         systems: dict[tuple[str, str], str] = {}
+        for p, model in self._without_result(cards, include_errors):
+            out[(p.scenario_id, model)] += 1
+            systems[(p.scenario_id, model)] = p.system
+        return {key: (systems[key], n) for key, n in out.items()}
+
+    def learning_not_flown(self, cards: list[Any], include_errors: bool) -> dict[str, list[int]]:
+        """model -> the chain positions (0-based) of its planned learning-track episodes that have no file
+        to say so (missing or modified): each chain's order is in its store beside the run record
+        (learning/<label>__runNNN.json), so the learning curve counts them where they fell."""
+        out: dict[str, list[int]] = {}
+        orders: dict[Path, list[str] | None] = {}
+        for p, model in self._without_result(cards, include_errors, without_card=True):
+            store = p.record.parent / "learning" / f"{p.path.stem}.json"
+            if store not in orders:
+                orders[store] = _chain_order(store)
+            order = orders[store]
+            if order is not None and p.scenario_id in order:
+                out.setdefault(model, []).append(order.index(p.scenario_id))
+        return {model: sorted(positions) for model, positions in sorted(out.items())}
+
+    def _without_result(self, cards: list[Any], include_errors: bool, *, without_card: bool = False):
+        """(planned episode, model) for each planned episode without a result that no scored card stands
+        for; with without_card, only those with no card at all (a card says its own chain position)."""
+        by_path = {Path(c.path).resolve(): c for c in cards}
+        models = {p.record: by_path[p.path].model for p in self.planned.values() if p.path in by_path}
         for p in self.planned.values():
             card = by_path.get(p.path)
             # A failed gate is no missing result: the agent was never asked, and a resume would fail it again.
             # One cut short or excluded the aggregation counts as not flown itself, run record or not.
-            if card is not None and (card.valid or include_errors or card.status == NEVER_ASKED
+            if card is not None and (without_card or card.valid or include_errors or card.status == NEVER_ASKED
                                      or card.planned_without_result):
                 continue
-            key = (p.scenario_id, card.model if card is not None else models.get(p.record, p.fallback_model))
-            out[key] += 1
-            systems[key] = p.system
-        return {key: (systems[key], n) for key, n in out.items()}
+            yield p, (card.model if card is not None else models.get(p.record, p.fallback_model))
+
+
+def _chain_order(store: Path) -> list[str] | None:
+    """A learning chain's scenario order from its store (None: no store, or not one we can read)."""
+    try:
+        doc = json.loads(store.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    order = doc.get("order") if isinstance(doc, dict) else None
+    return order if isinstance(order, list) and all(isinstance(i, str) for i in order) else None
 
 
 def check_plan(specs: list[str | Path], files: list[Path]) -> PlanCheck | None:

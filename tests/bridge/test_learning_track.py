@@ -273,3 +273,24 @@ def test_top_k_limits_what_one_lookup_returns(repeated, tmp_path):
     (found,) = [e["result"] for e in events(third) if e.get("name") == "retrieve_learnings"]
     assert (found["limit"], len(found["learnings"])) == (1, 1)
     assert events(third)[0]["learning"]["top_k"] == 1
+
+
+def test_the_learning_curve_counts_a_planned_episode_without_a_result_as_a_failure_where_it_fell(
+        repeated, tmp_path, capsys):
+    """As the headline rates do: run 1's second episode deleted, run 0's third cut (its final gone, so the
+    run record no longer vouches for it): each a failed trial at its chain position, and the curve's
+    trials and successes add up to the headline's."""
+    out = tmp_path / "out"
+    assert run(repeated, out, "--runs", "2") == exitcodes.OK
+    (out / "again_2" / "Learner__run001.jsonl").unlink()
+    cut = out / "again_3" / "Learner__run000.jsonl"
+    cut.write_text("".join(cut.read_text().splitlines(keepends=True)[:-1]))
+    capsys.readouterr()
+    main(["score", "--json", str(out)])
+    doc = json.loads(capsys.readouterr().out)
+    (curve,) = doc["aggregates"]["learning_curve"]
+    assert [(p["position"], p["n"], p["compliant"]) for p in curve["points"]] == [(1, 2, 0), (2, 2, 1), (3, 2, 1)]
+    (overall,) = doc["aggregates"]["overall"]
+    rows = doc["aggregates"]["by_scenario"]
+    assert (sum(r["n"] + r["not_flown"] for r in rows), sum(r["compliant_success"]["count"] for r in rows)) == \
+        (sum(p["n"] for p in curve["points"]), sum(p["compliant"] for p in curve["points"])) == (6, 2)

@@ -41,17 +41,17 @@ def test_pairs_are_matched_by_scenario_and_run_and_each_scenario_gets_an_exact_m
     assert cmp["ci95"] == [0.0, 1.0] and cmp["real"] is False  # two scenarios: the bootstrap cannot exclude 0
 
 
-def test_a_difference_on_many_scenarios_is_real_and_excluded_episodes_are_not_paired(tmp_path):
+def test_a_difference_on_many_scenarios_is_real_and_an_excluded_episode_is_a_failure_as_in_the_headline(tmp_path):
     cards = []
     for i in range(12):
         cards += [card(tmp_path, "good", f"s{i:02d}", 0, True), card(tmp_path, "noop", f"s{i:02d}", 0, i == 0)]
     cards.append(card(tmp_path, "good", "s99", 0, True))
-    cards.append(card(tmp_path, "noop", "s99", 0, False, reason="provider_error"))
+    cards.append(card(tmp_path, "noop", "s99", 0, True, reason="provider_error"))  # no result: a failed trial
     [cmp] = compare_models(cards)
-    assert (cmp["a"], cmp["b"], cmp["scenarios"], cmp["pairs"], cmp["unpaired"]) == ("good", "noop", 12, 12, 1)
-    assert cmp["mean_diff"] == pytest.approx(11 / 12)
+    assert (cmp["a"], cmp["b"], cmp["scenarios"], cmp["pairs"], cmp["unpaired"]) == ("good", "noop", 13, 13, 0)
+    assert cmp["mean_diff"] == pytest.approx(12 / 13)
     assert cmp["ci95"][0] > 0 and cmp["real"] is True
-    assert (cmp["only_a"], cmp["only_b"]) == (11, 0)
+    assert (cmp["only_a"], cmp["only_b"]) == (12, 0)
 
 
 def test_three_models_give_three_pairs_in_name_order(tmp_path):
