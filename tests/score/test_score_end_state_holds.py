@@ -29,7 +29,7 @@ def _final(events):
     ("eng/eng1_fail_drift_down_cruise", [("flight.ias_kt", 200.5)]),
     # both left pumps lost: above the gravity feed ceiling engine 1 flames out
     ("fuel/l_tk_pumps_gravity_feed_climb", [("eng1.running", False), ("fuel.eng_1_feed_source", ""),
-                                            ("flight.altitude_ft", 19187.5)]),
+                                            ("flight.altitude_ft", 19598.1)]),
 ])
 def test_a_climb_back_set_going_just_before_report_done_fails_the_outcome(rel, failed):
     card, events = fly(scenario(rel), ProcedureThen(CLIMB_BACK))
