@@ -61,6 +61,7 @@ class GroundTruth:
     optional_actions: tuple[Step, ...] = ()
     forbidden_actions: tuple[Forbidden, ...] = ()
     diagnosis_keywords: tuple[tuple[str, ...], ...] = ()
+    act_within_s: float | None = None  # harm by waiting: the first required action's deadline (agent's clock)
     # Each step's direct predecessors (a320bench/procedure_order.py); empty when they do not resolve.
     deps: dict[StepRef, frozenset[StepRef]] = field(default_factory=dict, compare=False)
 
@@ -111,11 +112,19 @@ class GroundTruth:
                 tuple(str(s) for s in g) if isinstance(g, list) else (str(g),)
                 for g in _list(d.get("diagnosis_keywords"))
             ),
+            act_within_s=_seconds(d.get("act_within_s")),
         )
 
 
 _PARSED: dict[bytes, GroundTruth] = {}
 _PARSED_MAX = 4096  # distinct ground truths kept; a catalogue has about a hundred
+
+
+def _seconds(value: Any) -> float | None:
+    """A positive number of seconds, or None (absent, or not one: a malformed file is scored without it)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        return None
+    return float(value)
 
 
 def _list(items: Any) -> list[Any]:

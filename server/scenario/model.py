@@ -210,6 +210,12 @@ class GroundTruth(Strict):
         default_factory=list,
         description="Each inner list is a group of synonyms; the diagnosis must mention one of every group.",
     )
+    act_within_s: int | None = Field(
+        default=None, ge=1, le=3600,
+        description="Harm by waiting: the first required action must come within this many simulated seconds "
+                    "of the agent taking over (the failure on the ECAM); later, the episode is no compliant "
+                    "success. For failures that worsen while nobody acts (a fire burning). Never shown to the agent.",
+    )
 
     @model_validator(mode="after")
     def _order_resolves(self) -> GroundTruth:

@@ -36,10 +36,12 @@ class Traj:
                  optional: list[str] = (), forbid: list[dict[str, Any]] = (),
                  keywords: list[list[str]] | None = None, provider: str = "litellm", model: str | None = "m-1",
                  client: dict[str, Any] | None = None, run_index: int = 0, gate_passed: bool = True,
-                 setup: bool = True):
+                 setup: bool = True, act_within_s: float | None = None):
         gt = {"source": "test", "fidelity": "test", "procedure": procedure or [],
               "optional_actions": [_action(s) for s in optional], "forbidden_actions": list(forbid),
               "diagnosis_keywords": keywords if keywords is not None else [["GEN 1", "generator 1"]]}
+        if act_within_s is not None:
+            gt["act_within_s"] = act_within_s
         scenario = {"schema_version": 1, "id": scenario_id, "title": "t", "system": system, "phase": phase,
                     "tags": tags or [], "ground_truth": gt, "success": [], "budget": {"max_tool_calls": 40}}
         gate = {"passed": gate_passed, "displayed": ["ELEC GEN 1 FAULT"], "missing": [], "unexpected": []}

@@ -77,6 +77,8 @@ def _needles(sc: Scenario) -> dict[str, str]:
         out[step.note] = "optional action note"
     for fa in gt.forbidden_actions:
         out[fa.why] = f"forbidden action reason ({fa.control} {fa.position})"
+    if gt.act_within_s is not None:  # the deadline's value is a bare number: its name is what would show
+        out["act_within_s"] = "ground_truth.act_within_s (harm by waiting)"
     for crit in sc.success:
         if isinstance(crit, StatePredicate):
             out[crit.var] = "success criterion variable"

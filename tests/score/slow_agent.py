@@ -1,0 +1,19 @@
+"""An agent that lets a failure run before it acts (`--agent tests/score/slow_agent.py:SlowEcam`): it waits
+SLOW_S simulated seconds, then does what the ECAM shows, as the `ecam` baseline does. On a fire, that
+is the harm by waiting a red team found passing as compliant success."""
+
+from __future__ import annotations
+
+from a320bench.bridge.providers.ecam import EcamProvider
+
+SLOW_S = 600
+
+
+class SlowEcam:
+    async def run(self, view) -> None:
+        left = SLOW_S
+        while left > 0:
+            step = min(left, 300)  # the wait tool's longest
+            await view.tools.call("wait", {"seconds": step})
+            left -= step
+        await EcamProvider().run(view)
