@@ -217,6 +217,14 @@ class GroundTruth(Strict):
                     "success. For failures that worsen while nobody acts (a fire burning). Never shown to the agent.",
     )
 
+    @model_serializer(mode="wrap")
+    def _without_an_unset_deadline(self, handler: SerializerFunctionWrapHandler) -> dict:
+        # Absent stays absent: the scenario a trajectory embeds (and its hash) changes only where one is set.
+        data = handler(self)
+        if self.act_within_s is None:
+            data.pop("act_within_s", None)
+        return data
+
     @model_validator(mode="after")
     def _order_resolves(self) -> GroundTruth:
         dependencies([(b.ordered, b.steps) for b in self.procedure])  # OrderError (a ValueError) names the problem
