@@ -4,4 +4,4 @@
 `a320bench.bridge` is the agent side (CLI, providers, trajectories, scoring).
 """
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
