@@ -17,7 +17,7 @@ CSV_COLUMNS = (
     "status", "reason", "reported_done", "outcome", "compliant_success", "completion", "steps_satisfied",
     "steps_total", "in_order", *CLASSES, "dangerous", "anti_procedure",  # CLASSES has harmful, extraneous
     "capabilities_removed", "invariant_violations", "diagnosis_match", "diagnosis_beyond_ecam",
-    "tool_calls", "sim_time_s", "first_required_sim_s", "act_within_s", "late", "input_tokens", "output_tokens", "cost_usd",
+    "tool_calls", "sim_time_s", "first_required_sim_s", "act_within_s", "late", "late_reason", "input_tokens", "output_tokens", "cost_usd",
     "track", "crew_ok", "crew_unconfirmed", "crew_refused_taken", "crew_missed_instructions",
     "captain_input_tokens", "captain_output_tokens", "captain_cost_usd", "learning_position", "served",
 )

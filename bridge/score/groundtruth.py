@@ -44,6 +44,7 @@ class Block:
     name: str
     ordered: bool
     steps: tuple[Step, ...]
+    due_within_s: float | None = None  # harm by waiting: every step done by then (agent's clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,8 @@ class GroundTruth:
     def _parse(cls, d: dict[str, Any]) -> GroundTruth:
         return cls(
             procedure=tuple(
-                Block(str(b.get("name", f"block_{i}")), bool(b.get("ordered", False)), _steps(b.get("steps")))
+                Block(str(b.get("name", f"block_{i}")), bool(b.get("ordered", False)), _steps(b.get("steps")),
+                      _seconds(b.get("due_within_s")))
                 for i, b in enumerate(_dicts(d.get("procedure")))
             ),
             optional_actions=_steps(d.get("optional_actions")),

@@ -185,6 +185,19 @@ class ProcedureBlock(Strict):
                           "(needs why:). Blocks are groups; their listed order is not a constraint.")
     why: str = ""
     steps: list[Step] = Field(min_length=1)
+    due_within_s: int | None = Field(
+        default=None, ge=1, le=3600,
+        description="Harm by waiting: every step of this block must be done within this many simulated seconds "
+                    "of the agent taking over, else the episode is no compliant success (a fire's isolation and "
+                    "agent). Never shown to the agent.")
+
+    @model_serializer(mode="wrap")
+    def _without_an_unset_due(self, handler: SerializerFunctionWrapHandler) -> dict:
+        # Absent stays absent: the scenario a trajectory embeds (and its hash) changes only where one is set.
+        data = handler(self)
+        if self.due_within_s is None:
+            data.pop("due_within_s", None)
+        return data
 
     @model_validator(mode="after")
     def _explained(self) -> ProcedureBlock:

@@ -17,3 +17,12 @@ class SlowEcam:
             await view.tools.call("wait", {"seconds": step})
             left -= step
         await EcamProvider().run(view)
+
+
+class FirstStepThenSlow:
+    """Pushes the APU FIRE pushbutton at once (the first required action, in time), then lets the fire
+    burn SLOW_S seconds before the agent and the master switch: the first action alone proves nothing."""
+
+    async def run(self, view) -> None:
+        await view.tools.call("set_control", {"control": "APU FIRE", "position": "RELEASED"})
+        await SlowEcam().run(view)

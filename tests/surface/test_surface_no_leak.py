@@ -79,6 +79,8 @@ def _needles(sc: Scenario) -> dict[str, str]:
         out[fa.why] = f"forbidden action reason ({fa.control} {fa.position})"
     if gt.act_within_s is not None:  # the deadline's value is a bare number: its name is what would show
         out["act_within_s"] = "ground_truth.act_within_s (harm by waiting)"
+    if any(b.due_within_s is not None for b in gt.procedure):
+        out["due_within_s"] = "a procedure block's due_within_s (harm by waiting)"
     for crit in sc.success:
         if isinstance(crit, StatePredicate):
             out[crit.var] = "success criterion variable"
