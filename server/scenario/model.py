@@ -20,6 +20,14 @@ Scalar = Union[bool, int, float, str]
 Op = Literal["eq", "ne", "gt", "ge", "lt", "le", "between"]
 
 
+def _unset_left_out(data: dict, name: str) -> dict:
+    """A dump without an optional field that is not set: the scenario a trajectory embeds (and its hash)
+    reads as before the field existed, and changes only where one is set."""
+    if data.get(name) is None:
+        data.pop(name, None)
+    return data
+
+
 class Strict(BaseModel):
     # allow_inf_nan=False: .nan and .inf are not numbers a scenario can mean, and would write
     # invalid JSON into every trajectory's meta.
@@ -43,10 +51,7 @@ class StatePredicate(Strict):
 
     @model_serializer(mode="wrap")
     def _without_absent_hold(self, handler: SerializerFunctionWrapHandler) -> dict:
-        data = handler(self)  # dumps (and hashes) as before the field existed when it is not used
-        if data.get("held_s") is None:
-            data.pop("held_s", None)
-        return data
+        return _unset_left_out(handler(self), "held_s")
 
     @model_validator(mode="after")
     def _operands(self) -> StatePredicate:
@@ -193,11 +198,7 @@ class ProcedureBlock(Strict):
 
     @model_serializer(mode="wrap")
     def _without_an_unset_due(self, handler: SerializerFunctionWrapHandler) -> dict:
-        # Absent stays absent: the scenario a trajectory embeds (and its hash) changes only where one is set.
-        data = handler(self)
-        if self.due_within_s is None:
-            data.pop("due_within_s", None)
-        return data
+        return _unset_left_out(handler(self), "due_within_s")
 
     @model_validator(mode="after")
     def _explained(self) -> ProcedureBlock:
@@ -232,11 +233,7 @@ class GroundTruth(Strict):
 
     @model_serializer(mode="wrap")
     def _without_an_unset_deadline(self, handler: SerializerFunctionWrapHandler) -> dict:
-        # Absent stays absent: the scenario a trajectory embeds (and its hash) changes only where one is set.
-        data = handler(self)
-        if self.act_within_s is None:
-            data.pop("act_within_s", None)
-        return data
+        return _unset_left_out(handler(self), "act_within_s")
 
     @model_validator(mode="after")
     def _order_resolves(self) -> GroundTruth:
