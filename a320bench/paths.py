@@ -37,9 +37,25 @@ def unreadable_problem(path: Path) -> str:
         mode = os.stat(path).st_mode
     except OSError as e:
         return e.strerror or str(e)
+    return _not_regular(mode)
+
+
+def _not_regular(mode: int) -> str:
     kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
     return f"{kind}, not a regular file"
+
+
+def read_regular_file(path: str | Path, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of a regular file (the caller refuses a longer one). Anything else named
+    outright is refused before a byte is read: open() on a FIFO waits for a writer, /dev/zero never ends.
+    Raises OSError, whose strerror says what it is ("a FIFO, not a regular file")."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with open(fd, "rb") as fh:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, _not_regular(mode))
+        return fh.read(limit + 1)
 
 
 class RealPaths:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from dotenv.parser import parse_stream
 
+from a320bench.paths import read_regular_file
+
 from .errors import EnvFileError
 
 MAX_BYTES = 2**20  # a few keys; a larger file is read no further
@@ -25,8 +27,7 @@ def parse_env_file(path: str | Path, warn: Callable[[str], None] | None = None) 
     with both line numbers and never the values: a pasted second key is often a stale one."""
     p = Path(path)
     try:
-        with open(p, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)  # never the whole of /dev/zero or a runaway file
+        raw = read_regular_file(p, MAX_BYTES)  # never the whole of /dev/zero, a FIFO or a runaway file
         if len(raw) > MAX_BYTES:
             raise EnvFileError(f"--env-file {p}: larger than {MAX_BYTES // 2**20} MB; not an env file")
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it

@@ -13,6 +13,8 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from a320bench.paths import read_regular_file
+
 from ..sim import ALERT_TITLES, CONTROLS, FAILURES, START_STATES, Aircraft, SimError
 from ..sim.world import World
 from .model import ControlsUnchanged, EcamClear, Scenario, StatePredicate
@@ -98,8 +100,7 @@ def _key(name: str, limit: int = 60) -> str:
 def parse(path: Path) -> tuple[Scenario | None, list[Problem]]:
     name = str(path)
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)  # never the whole of /dev/zero or a runaway file
+        raw = read_regular_file(path, MAX_FILE_BYTES)  # never the whole of /dev/zero, a FIFO or a runaway file
         if len(raw) > MAX_FILE_BYTES:
             return None, [Problem(name, "", f"larger than {MAX_FILE_BYTES // 2**20} MB; scenario files are a few "
                                             "KB of YAML")]

@@ -363,19 +363,36 @@ def test_an_out_folder_under_a_broken_link_names_the_link(tmp_path, capsys, targ
 
 @pytest.mark.parametrize("command", ["validate", "run-env-file"])
 def test_a_file_far_larger_than_any_input_is_refused_after_reading_its_start_only(tmp_path, capsys, command):
-    # /dev/zero (or a runaway file) was read to the end: memory without bound.
-    for path in (Path("/dev/zero"), tmp_path / "sparse"):
-        if path.name == "sparse":
-            with open(path, "wb") as fh:
-                fh.truncate(64 * 2**20)
+    # A runaway file was read to the end: memory without bound.
+    path = tmp_path / "sparse"
+    with open(path, "wb") as fh:
+        fh.truncate(64 * 2**20)
+    if command == "validate":
+        assert main(["validate", str(path)]) == exitcodes.USAGE
+        assert capsys.readouterr().err.splitlines()[0] == (
+            f"error: {path}: larger than 4 MB; scenario files are a few KB of YAML")
+    else:
+        assert main(["run", "--model", "openai/x", "--env-file", str(path), "--no-progress",
+                     "--out", str(tmp_path / "out")]) == exitcodes.USAGE
+        assert capsys.readouterr().err == f"error: --env-file {path}: larger than 1 MB; not an env file\n"
+
+
+@pytest.mark.parametrize("command", ["validate", "run-env-file"])
+def test_a_device_or_a_fifo_named_as_a_scenario_or_env_file_is_refused_without_reading_it(tmp_path, capsys,
+                                                                                         command):
+    # /dev/zero was read up to the size cap; a FIFO blocked the command until a writer came, forever.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path, kind in ((Path("/dev/zero"), "a device"), (fifo, "a FIFO")):
         if command == "validate":
             assert main(["validate", str(path)]) == exitcodes.USAGE
-            assert capsys.readouterr().err.splitlines()[0] == (
-                f"error: {path}: larger than 4 MB; scenario files are a few KB of YAML")
+            assert capsys.readouterr().err.splitlines()[0] == \
+                f"error: {path}: cannot read: {kind}, not a regular file"
         else:
             assert main(["run", "--model", "openai/x", "--env-file", str(path), "--no-progress",
                          "--out", str(tmp_path / "out")]) == exitcodes.USAGE
-            assert capsys.readouterr().err == f"error: --env-file {path}: larger than 1 MB; not an env file\n"
+            assert capsys.readouterr().err == f"error: --env-file {path}: cannot read ({kind}, not a regular file)\n"
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("command", ["score", "report", "verify"])
